@@ -4,5 +4,7 @@ export default defineProject({
   test: {
     name: "contract",
     include: ["test/**/*.test.ts"],
+    // The JSON report feeds the pass/fail summary line that .ci/run prints.
+    reporters: ["default", ["json", { outputFile: ".test-results/vitest.json" }]],
   },
 });
