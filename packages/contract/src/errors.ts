@@ -1,0 +1,29 @@
+/** The spec's error codes; the last two only for a call that names an expected runtime. */
+export const ERROR_CODES = [
+  "backend_unavailable",
+  "not_found",
+  "invalid_argument",
+  "conflict",
+  "upstream_error",
+  "internal_error",
+  "instance_mismatch",
+  "identity_unavailable",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** What every failing tool call answers instead of its success shape. */
+export interface ErrorEnvelope {
+  error: ErrorCode;
+  /** Written for a person. Never a credential value, never more than the backend reported. */
+  message: string;
+  detail: Record<string, unknown>;
+  /** backend_unavailable only: the base URLs tried ([] when nothing named a port). */
+  tried?: string[];
+  /** backend_unavailable only: true when neither RESMON_PORT nor a port file named a port. */
+  no_port_named?: boolean;
+}
+
+export function isErrorCode(x: string): x is ErrorCode {
+  return (ERROR_CODES as readonly string[]).includes(x);
+}

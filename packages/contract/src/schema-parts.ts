@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+/** Shared input and output pieces, so every tool states a limit, an id or a date the same way. */
+
+export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 25;
+
+export const limitArg = () =>
+  z
+    .int()
+    .min(1)
+    .max(MAX_LIMIT)
+    .default(DEFAULT_LIMIT)
+    .describe(`Page size, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`);
+
+export const offsetArg = () => z.int().min(0).default(0).describe("Rows to skip (default 0).");
+
+export const idArg = (what: string) => z.int().min(1).describe(what);
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+export const dateArg = (what: string) =>
+  z.string().regex(ISO_DATE).optional().describe(`${what}, YYYY-MM-DD.`);
+
+/** A canonical lowercase UUID4, the only shape resmon accepts as expected_runtime_id. */
+export const RUNTIME_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const expectedRuntimeIdArg = () =>
+  z
+    .string()
+    .regex(RUNTIME_ID_PATTERN)
+    .optional()
+    .describe(
+      "identity.runtime_id from health. If another resmon answers, the call fails with instance_mismatch. Applies to this call only.",
+    );
+
+export const sourcesArg = (what: string) =>
+  z.array(z.string().min(1)).describe(`${what} (slugs from list_sources).`);
+
+// Output pieces: permissive (looseObject), because the server passes backend rows through.
+export const str = () => z.string().nullable().optional();
+export const int = () => z.int().nullable().optional();
+
+export const identityShape = () =>
+  z.looseObject({
+    contract_version: z.int(),
+    runtime_id: z.string(),
+    schema_version: z.int().nullable(),
+    corpus_id: z.string().nullable(),
+    build_id: z.string().nullable(),
+  });
+
+/** The compact paper shape every paper list uses; `id` is the corpus document id. */
+export const paperShape = () =>
+  z.looseObject({
+    id: z.int(),
+    title: str(),
+    authors: str(),
+    date: str(),
+    source: str(),
+    doi: str(),
+    url: str(),
+  });
+
+export const EXECUTION_STATUSES = ["running", "completed", "failed", "cancelled", "interrupted"] as const;

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { readHints, readTool } from "../define.js";
+
+/** The tool's view names (its public vocabulary) and the resmon route serving each. */
+export const ANALYTICS_VIEW_PATHS = {
+  overview: "/api/analytics/overview",
+  volume: "/api/analytics/publication-volume",
+  sources: "/api/analytics/source-contribution",
+  keywords: "/api/analytics/keyword-contribution",
+  "routine-health": "/api/analytics/routine-health",
+  "discovery-lag": "/api/analytics/discovery-lag",
+} as const;
+
+export type AnalyticsView = keyof typeof ANALYTICS_VIEW_PATHS;
+export const ANALYTICS_VIEWS = Object.keys(ANALYTICS_VIEW_PATHS) as [AnalyticsView, ...AnalyticsView[]];
+
+export const get_analytics = readTool({
+  name: "get_analytics",
+  title: "Get analytics",
+  description:
+    "One summary of the corpus and runs: overview, volume (publications per month), sources (contribution per source), keywords (contribution per keyword), routine-health, discovery-lag. Small-sample answers say they are insufficient; repeat that rather than a trend.",
+  kind: "read",
+  requiresConfirmation: false,
+  annotations: readHints(false),
+  input: z.strictObject({
+    view: z.enum(ANALYTICS_VIEWS).describe("Which summary."),
+    // resmon's analytics take no window except publication-volume's months; an argument the
+    // backend would ignore must not look applied, so the server refuses it on other views.
+    window: z
+      .int()
+      .min(1)
+      .max(120)
+      .optional()
+      .describe("Months back, only for view=volume (resmon's default 12); refused for other views."),
+  }),
+  output: z.looseObject({}),
+  routes: Object.values(ANALYTICS_VIEW_PATHS).map((path) => ({ method: "GET", path }) as const) as [
+    { method: "GET"; path: string },
+    ...{ method: "GET"; path: string }[],
+  ],
+});
