@@ -1,1 +1,35 @@
-export {};
+export {
+  createResmonClient,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  type HttpVerb,
+  isValidPort,
+  loopbackUrl,
+  type PathsWith,
+  type RequestInitOf,
+  type ResmonClient,
+  type ResmonClientOptions,
+  type ResponseBodyOf,
+} from "./client.js";
+export {
+  DEFAULT_PROBE_TIMEOUT_MS,
+  type DiscoverOptions,
+  type Discovery,
+  type DiscoveryRefusal,
+  discover,
+  NOT_RUNNING_MESSAGE,
+  nothingNamedMessage,
+  type RefusalKind,
+} from "./discovery.js";
+export {
+  type ApiError,
+  type ApiResult,
+  GUARD_REASONS,
+  type GuardReason,
+  isGuardReason,
+  scrubText,
+  scrubValue,
+} from "./errors.js";
+export type { components, operations, paths } from "./generated/resmon-api.js";
+export { type Identity, type IdentityResult, isCanonicalUuid4, parseIdentity } from "./identity.js";
+export { defaultStateDir, resolvePortFile, resolveStateDir, tokenFileFor } from "./state-paths.js";

@@ -1,0 +1,137 @@
+/**
+ * createResmonClient: openapi-fetch typed by the generated paths, over our own transport.
+ * Base URL is always http://127.0.0.1:<port>; every request carries the bearer token and no Origin.
+ */
+import type { Client, ClientPathsWithMethod, MaybeOptionalInit, MethodResponse } from "openapi-fetch";
+import createClient from "openapi-fetch";
+import { type ApiError, type ApiResult, scrubError } from "./errors.js";
+import type { paths } from "./generated/resmon-api.js";
+import { type BufferedReply, httpErrorFrom, parseSuccessBody } from "./http-body.js";
+import { Transport } from "./transport.js";
+
+export interface ResmonClientOptions {
+  port: number;
+  token: string;
+  /** Total time for one request, body included. Default 30000. */
+  timeoutMs?: number;
+  /** Time to establish the TCP connection. Default 3000. */
+  connectTimeoutMs?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
+
+type RawClient = Client<paths, `${string}/${string}`>;
+export type HttpVerb = "get" | "post" | "put";
+export type PathsWith<M extends HttpVerb> = ClientPathsWithMethod<RawClient, M>;
+/** The success body of a route: its 2xx response, every content type (JSON, or text for exports). */
+export type ResponseBodyOf<P extends PathsWith<M>, M extends HttpVerb> = MethodResponse<RawClient, M, P>;
+/** openapi-fetch's init: { params: { path, query }, body, signal, headers }. */
+export type RequestInitOf<P extends keyof paths, M extends HttpVerb> = MaybeOptionalInit<paths[P], M>;
+type InitArgs<I> = undefined extends I ? [init?: I] : [init: I];
+
+export interface ResmonClient {
+  /** "http://127.0.0.1:<port>", always. */
+  readonly baseUrl: string;
+  readonly port: number;
+  GET<P extends PathsWith<"get">>(
+    path: P,
+    ...init: InitArgs<RequestInitOf<P, "get">>
+  ): Promise<ApiResult<ResponseBodyOf<P, "get">>>;
+  POST<P extends PathsWith<"post">>(
+    path: P,
+    ...init: InitArgs<RequestInitOf<P, "post">>
+  ): Promise<ApiResult<ResponseBodyOf<P, "post">>>;
+  PUT<P extends PathsWith<"put">>(
+    path: P,
+    ...init: InitArgs<RequestInitOf<P, "put">>
+  ): Promise<ApiResult<ResponseBodyOf<P, "put">>>;
+  /** Releases the keep-alive connections. */
+  close(): Promise<void>;
+}
+
+export function isValidPort(port: unknown): port is number {
+  return typeof port === "number" && Number.isInteger(port) && port >= 1 && port <= 65_535;
+}
+
+export function loopbackUrl(port: number): string {
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Thrown from the custom fetch so openapi-fetch stops; caught again in `call`. */
+class ExchangeFailed extends Error {
+  constructor(readonly apiError: ApiError) {
+    super(apiError.message);
+  }
+}
+
+type LooseInit = { [key: string]: unknown } | undefined;
+type LooseMethod = (path: string, init?: LooseInit) => Promise<{ response: Response }>;
+
+export function createResmonClient(options: ResmonClientOptions): ResmonClient {
+  if (!isValidPort(options.port)) {
+    throw new RangeError(`A resmon port is an integer from 1 to 65535, not ${String(options.port)}.`);
+  }
+  const { port, token } = options;
+  const baseUrl = loopbackUrl(port);
+  const transport = new Transport({
+    baseUrl,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+  });
+  // The buffered answer behind each Response handed to openapi-fetch, so we parse it ourselves.
+  const replies = new WeakMap<Response, BufferedReply>();
+
+  const raw = createClient<paths, `${string}/${string}`>({
+    baseUrl,
+    headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
+    fetch: async (request: Request) => {
+      const exchange = await transport.exchange(request);
+      if (!exchange.ok) throw new ExchangeFailed(exchange.error);
+      const { reply } = exchange;
+      const nullBody = reply.status === 204 || reply.status === 205 || reply.status === 304;
+      const response = new Response(nullBody ? null : reply.bytes, {
+        status: reply.status,
+        headers: reply.headers,
+      });
+      replies.set(response, reply);
+      return response;
+    },
+  });
+
+  async function call(method: LooseMethod, path: string, init: LooseInit): Promise<ApiResult<unknown>> {
+    let response: Response;
+    try {
+      ({ response } = await method(path, { ...init, parseAs: "stream" }));
+    } catch (error) {
+      const apiError: ApiError =
+        error instanceof ExchangeFailed
+          ? error.apiError
+          : { kind: "transport", message: `The request to ${baseUrl} could not be sent.` };
+      return { ok: false, error: scrubError(apiError, token) };
+    }
+    const reply = replies.get(response);
+    if (reply === undefined) {
+      return { ok: false, error: { kind: "transport", message: `No answer was recorded for ${baseUrl}.` } };
+    }
+    if (reply.status < 200 || reply.status > 299) {
+      return { ok: false, error: scrubError(httpErrorFrom(reply), token) };
+    }
+    const body = parseSuccessBody(reply);
+    if (!body.ok) return { ok: false, error: scrubError(body.error, token) };
+    return { ok: true, status: reply.status, data: body.data, headers: reply.headers };
+  }
+
+  const loose = raw as unknown as { GET: LooseMethod; POST: LooseMethod; PUT: LooseMethod };
+  const client = {
+    baseUrl,
+    port,
+    GET: (path: string, init?: LooseInit) => call(loose.GET, path, init),
+    POST: (path: string, init?: LooseInit) => call(loose.POST, path, init),
+    PUT: (path: string, init?: LooseInit) => call(loose.PUT, path, init),
+    close: () => transport.close(),
+    toString: () => `ResmonClient(${baseUrl})`,
+  };
+  // The token lives only in the closures above; nothing enumerable on the client holds it.
+  return client as unknown as ResmonClient;
+}

@@ -1,0 +1,298 @@
+/**
+ * Finding the resmon a harness was pointed at (the spec's "Port discovery" and "The local API
+ * token"). RESMON_PORT, else the port file; then that port's token from the state directory; then
+ * an authenticated GET /api/health. A named port is never widened and nothing named is a refusal.
+ */
+import { readFile } from "node:fs/promises";
+import { createResmonClient, isValidPort, loopbackUrl, type ResmonClient } from "./client.js";
+import type { ApiError } from "./errors.js";
+import { type IdentityResult, parseIdentity } from "./identity.js";
+import {
+  currentHomedir,
+  type Env,
+  type PortFileSource,
+  resolvePortFile,
+  resolveStateDir,
+  tokenFileFor,
+} from "./state-paths.js";
+
+export interface DiscoverOptions {
+  env?: Record<string, string | undefined>;
+  platform?: NodeJS.Platform;
+  homedir?: string;
+  /** Timeout for the health probe (connect and total). Default 3000. */
+  probeTimeoutMs?: number;
+  /** Total timeout per request of the returned client. Default 30000. */
+  timeoutMs?: number;
+  /** Compared with the reported identity (never sent by the probe); see identityMatchesExpected. */
+  expectedRuntimeId?: string;
+}
+
+export type Discovery =
+  | {
+      ok: true;
+      client: ResmonClient;
+      baseUrl: string;
+      port: number;
+      stateDir: string;
+      portSource: "RESMON_PORT" | "port_file";
+      portFile?: string;
+      health: unknown;
+      identity: IdentityResult;
+      /** Present only when expectedRuntimeId was given: whether identity.runtime_id equals it. */
+      identityMatchesExpected?: boolean;
+    }
+  | { ok: false; refusal: DiscoveryRefusal };
+
+export type RefusalKind =
+  | "nothing_named"
+  | "bad_port"
+  | "not_answering"
+  | "no_token_file"
+  | "token_refused"
+  | "not_resmon";
+
+export interface DiscoveryRefusal {
+  kind: RefusalKind;
+  /** A sentence for a person; never the token. */
+  message: string;
+  /** Full URLs tried, e.g. "http://127.0.0.1:51734"; [] when nothing was named. */
+  tried: string[];
+  /** The port-file path discovery looked at (or would have, when RESMON_PORT named the port). */
+  portFile: string;
+  port?: number;
+  tokenFile?: string;
+  stateDir: string;
+}
+
+export const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
+
+/** The spec's sentence for a named port that did not answer. */
+export const NOT_RUNNING_MESSAGE = "resmon is not running. Start the resmon app and try again.";
+
+/** The spec's sentence when nothing named a port, with <path> replaced by the port file looked at. */
+export function nothingNamedMessage(portFile: string): string {
+  return (
+    "No resmon was named, so this server did not look for one and did not guess. Two things name one: " +
+    `the RESMON_PORT environment variable, and the port file a running resmon writes at ${portFile}. ` +
+    "Neither named a port. Guessing one would attach this harness to whichever resmon happens to be listening " +
+    "there -- possibly another installation, over another database -- and answering about the wrong corpus is " +
+    "worse than not answering. Start resmon and try again; if it is already running, set RESMON_PORT to its " +
+    "port, or point RESMON_PORT_FILE at the port file that instance writes."
+  );
+}
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43,128}$/;
+const PORT_TEXT = /^\d{1,5}$/;
+
+type NamedPort =
+  | { ok: true; port: number; source: "RESMON_PORT" | "port_file"; namedBy: string }
+  | { ok: false; kind: "nothing_named" | "bad_port"; message: string };
+
+function errnoCode(error: unknown): string | undefined {
+  const code = error !== null && typeof error === "object" ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" ? code : undefined;
+}
+
+function parsePort(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!PORT_TEXT.test(trimmed)) return undefined;
+  const port = Number.parseInt(trimmed, 10);
+  return isValidPort(port) ? port : undefined;
+}
+
+function describePortFile(path: string, source: PortFileSource): string {
+  if (source === "RESMON_PORT_FILE") return `the port file ${path} (RESMON_PORT_FILE)`;
+  if (source === "RESMON_DB_PATH") return `the port file ${path} (beside RESMON_DB_PATH)`;
+  return `the port file ${path} (beside the packaged app's default database)`;
+}
+
+async function namePort(env: Env, portFile: { path: string; source: PortFileSource }): Promise<NamedPort> {
+  const fromEnv = env.RESMON_PORT;
+  if (fromEnv !== undefined && fromEnv.trim().length > 0) {
+    const port = parsePort(fromEnv);
+    if (port === undefined) {
+      return {
+        ok: false,
+        kind: "bad_port",
+        message: `RESMON_PORT is set to "${fromEnv.trim().slice(0, 40)}", which is not a port (an integer from 1 to 65535). No other port was tried.`,
+      };
+    }
+    return { ok: true, port, source: "RESMON_PORT", namedBy: "RESMON_PORT" };
+  }
+  let text: string;
+  try {
+    text = await readFile(portFile.path, "utf8");
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      return { ok: false, kind: "nothing_named", message: nothingNamedMessage(portFile.path) };
+    }
+    return {
+      ok: false,
+      kind: "bad_port",
+      message: `${describePortFile(portFile.path, portFile.source)} exists but could not be read${code ? ` (${code})` : ""}. No other port was tried.`,
+    };
+  }
+  const port = parsePort(text);
+  if (port === undefined) {
+    return {
+      ok: false,
+      kind: "bad_port",
+      message: `${describePortFile(portFile.path, portFile.source)} does not hold a port (an integer from 1 to 65535). No other port was tried.`,
+    };
+  }
+  return { ok: true, port, source: "port_file", namedBy: describePortFile(portFile.path, portFile.source) };
+}
+
+type TokenRead = { ok: true; token: string } | { ok: false; why: string };
+
+async function readToken(tokenFile: string): Promise<TokenRead> {
+  let text: string;
+  try {
+    text = await readFile(tokenFile, "utf8");
+  } catch (error) {
+    const code = errnoCode(error);
+    return {
+      ok: false,
+      why:
+        code === "ENOENT"
+          ? "there is no token file"
+          : `the token file could not be read (${code ?? "error"})`,
+    };
+  }
+  const token = text.trim();
+  if (!TOKEN_SHAPE.test(token)) return { ok: false, why: "the token file does not hold a token" };
+  return { ok: true, token };
+}
+
+function probeFailure(
+  error: ApiError,
+  url: string,
+  namedBy: string,
+  tokenFile: string,
+): Omit<DiscoveryRefusal, "portFile" | "stateDir" | "port" | "tried" | "tokenFile"> {
+  switch (error.kind) {
+    case "transport":
+    case "timeout": {
+      const what =
+        error.kind === "timeout"
+          ? `did not answer within ${error.timeoutMs} ms`
+          : "did not accept a connection";
+      return {
+        kind: "not_answering",
+        message: `${NOT_RUNNING_MESSAGE} Nothing answered at ${url}, named by ${namedBy}: it ${what}. No other port was tried.`,
+      };
+    }
+    case "http":
+      if (error.status === 401) {
+        const reason = error.reason ? ` (${error.reason})` : "";
+        return {
+          kind: "token_refused",
+          message:
+            `The server at ${url}, named by ${namedBy}, refused the token from ${tokenFile}${reason}. ` +
+            "Every resmon start mints a new token, so the file may be left from an earlier run, or belong to " +
+            "another instance's state directory: restart resmon, or set RESMON_STATE_DIR to the state directory " +
+            "of the instance on this port.",
+        };
+      }
+      return {
+        kind: "not_resmon",
+        message:
+          `Something answered at ${url}, named by ${namedBy}, with HTTP ${error.status}` +
+          `${error.reason ? ` (${error.reason})` : ""} instead of resmon's health report. No other port was tried.`,
+      };
+    case "malformed":
+      return {
+        kind: "not_resmon",
+        message: `Something answered at ${url}, named by ${namedBy}, but its answer to GET /api/health is not resmon's (${error.message}) No other port was tried.`,
+      };
+  }
+}
+
+function looksLikeResmonHealth(body: unknown): boolean {
+  return (
+    body !== null &&
+    typeof body === "object" &&
+    !Array.isArray(body) &&
+    typeof (body as Record<string, unknown>).status === "string"
+  );
+}
+
+export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
+  const env: Env = opts.env ?? process.env;
+  const platform = opts.platform ?? process.platform;
+  const homedir = opts.homedir ?? currentHomedir();
+  const stateDir = resolveStateDir(platform, env, homedir);
+  const portFile = resolvePortFile(platform, env, homedir);
+  const base = { portFile: portFile.path, stateDir };
+
+  const named = await namePort(env, portFile);
+  if (!named.ok)
+    return { ok: false, refusal: { ...base, kind: named.kind, message: named.message, tried: [] } };
+
+  const { port, namedBy } = named;
+  const url = loopbackUrl(port);
+  const tokenFile = tokenFileFor(platform, stateDir, port);
+  const located = { ...base, port, tokenFile, tried: [url] };
+
+  const token = await readToken(tokenFile);
+  if (!token.ok) {
+    return {
+      ok: false,
+      refusal: {
+        ...located,
+        kind: "no_token_file",
+        message:
+          `resmon's port ${port} was named by ${namedBy}, but ${token.why} for it at ${tokenFile}. ` +
+          "A running resmon writes api-token-<port> in its state directory; if that instance uses another " +
+          "state directory, set RESMON_STATE_DIR to it. No other port was tried.",
+      },
+    };
+  }
+
+  const probeTimeoutMs = opts.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const probe = createResmonClient({
+    port,
+    token: token.token,
+    timeoutMs: probeTimeoutMs,
+    connectTimeoutMs: probeTimeoutMs,
+  });
+  const answer = await probe.GET("/api/health").finally(() => probe.close());
+  if (!answer.ok) {
+    return { ok: false, refusal: { ...located, ...probeFailure(answer.error, url, namedBy, tokenFile) } };
+  }
+  if (!looksLikeResmonHealth(answer.data)) {
+    return {
+      ok: false,
+      refusal: {
+        ...located,
+        kind: "not_resmon",
+        message: `Something answered at ${url}, named by ${namedBy}, but its answer to GET /api/health is not resmon's health report. No other port was tried.`,
+      },
+    };
+  }
+
+  const identity = parseIdentity(answer.data);
+  const client = createResmonClient({
+    port,
+    token: token.token,
+    timeoutMs: opts.timeoutMs ?? 30_000,
+    connectTimeoutMs: Math.min(3_000, opts.timeoutMs ?? 3_000),
+  });
+  const result: Discovery = {
+    ok: true,
+    client,
+    baseUrl: url,
+    port,
+    stateDir,
+    portSource: named.source,
+    health: answer.data,
+    identity,
+  };
+  if (named.source === "port_file") result.portFile = portFile.path;
+  if (opts.expectedRuntimeId !== undefined) {
+    result.identityMatchesExpected = identity.ok && identity.identity.runtime_id === opts.expectedRuntimeId;
+  }
+  return result;
+}

@@ -1,0 +1,63 @@
+/** Typed failures of a request to resmon. A request never throws: it resolves to an ApiResult. */
+
+export type GuardReason = "token_missing" | "token_invalid" | "host_refused" | "origin_refused";
+
+export const GUARD_REASONS: readonly GuardReason[] = [
+  "token_missing",
+  "token_invalid",
+  "host_refused",
+  "origin_refused",
+];
+
+export type ApiError =
+  /** Refused, reset or dropped: no complete answer arrived. */
+  | { kind: "transport"; message: string }
+  /** The connect or total timeout fired; timeoutMs is the one that fired. */
+  | { kind: "timeout"; message: string; timeoutMs: number }
+  /** resmon answered with a non-2xx status (the body may be empty or not JSON). */
+  | {
+      kind: "http";
+      status: number;
+      reason?: GuardReason;
+      detail?: unknown;
+      retryAfter?: number;
+      message: string;
+    }
+  /** A 2xx whose body is not the JSON (or text) the route promises. */
+  | { kind: "malformed"; status: number; message: string };
+
+export type ApiResult<T> =
+  | { ok: true; status: number; data: T; headers: Headers }
+  | { ok: false; error: ApiError };
+
+export function isGuardReason(value: unknown): value is GuardReason {
+  return typeof value === "string" && (GUARD_REASONS as readonly string[]).includes(value);
+}
+
+const REDACTED = "<redacted>";
+
+/** Replace every occurrence of the secret in a string (a second layer: messages are built without it). */
+export function scrubText(text: string, secret: string): string {
+  if (secret.length === 0) return text;
+  return text.split(secret).join(REDACTED);
+}
+
+/** Deep copy of a JSON-like value with the secret removed from every string (keys included). */
+export function scrubValue(value: unknown, secret: string): unknown {
+  if (typeof value === "string") return scrubText(value, secret);
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, secret));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[scrubText(key, secret)] = scrubValue(item, secret);
+    return out;
+  }
+  return value;
+}
+
+export function scrubError(error: ApiError, secret: string): ApiError {
+  const message = scrubText(error.message, secret);
+  if (error.kind === "http" && error.detail !== undefined) {
+    return { ...error, message, detail: scrubValue(error.detail, secret) };
+  }
+  return { ...error, message };
+}

@@ -1,0 +1,129 @@
+/**
+ * The one place that touches the network: undici's fetch over a keep-alive Agent with a connect
+ * timeout, a total timeout that covers the body, and the caller's abort signal. Every failure is
+ * classified into an ApiError; nothing here ever includes the token.
+ */
+import { Agent, fetch as undiciFetch } from "undici";
+import type { ApiError } from "./errors.js";
+import type { BufferedReply } from "./http-body.js";
+
+export interface TransportOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+export type Exchange = { ok: true; reply: BufferedReply } | { ok: false; error: ApiError };
+
+class TotalTimeout extends Error {}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === "object"; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export class Transport {
+  readonly #agent: Agent;
+  readonly #options: TransportOptions;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    this.#agent = new Agent({
+      connect: { timeout: options.connectTimeoutMs },
+      keepAliveTimeout: 4_000,
+      connections: 8,
+    });
+  }
+
+  /** Send the request and buffer the whole answer inside the total timeout. */
+  async exchange(request: Request): Promise<Exchange> {
+    const { timeoutMs, connectTimeoutMs, baseUrl } = this.#options;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new TotalTimeout()), timeoutMs);
+    const onCallerAbort = () => controller.abort(request.signal.reason);
+    if (request.signal.aborted) onCallerAbort();
+    else request.signal.addEventListener("abort", onCallerAbort, { once: true });
+    try {
+      const hasBody = request.method !== "GET" && request.method !== "HEAD";
+      const body = hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
+      const response = await undiciFetch(request.url, {
+        method: request.method,
+        headers: [...request.headers],
+        body: body && body.byteLength > 0 ? body : undefined,
+        redirect: "manual",
+        signal: controller.signal,
+        dispatcher: this.#agent,
+      });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      return {
+        ok: true,
+        reply: {
+          status: response.status,
+          statusText: response.statusText,
+          headers: new Headers([...response.headers]),
+          bytes,
+        },
+      };
+    } catch (error) {
+      if (controller.signal.reason instanceof TotalTimeout) {
+        return {
+          ok: false,
+          error: {
+            kind: "timeout",
+            timeoutMs,
+            message: `resmon at ${baseUrl} did not answer within ${timeoutMs} ms.`,
+          },
+        };
+      }
+      if (request.signal.aborted) {
+        return {
+          ok: false,
+          error: { kind: "transport", message: `The request to ${baseUrl} was cancelled.` },
+        };
+      }
+      return { ok: false, error: this.#classify(error, baseUrl, connectTimeoutMs) };
+    } finally {
+      clearTimeout(timer);
+      request.signal.removeEventListener("abort", onCallerAbort);
+    }
+  }
+
+  #classify(error: unknown, baseUrl: string, connectTimeoutMs: number): ApiError {
+    const code = errorCode(error);
+    switch (code) {
+      case "UND_ERR_CONNECT_TIMEOUT":
+        return {
+          kind: "timeout",
+          timeoutMs: connectTimeoutMs,
+          message: `Could not connect to ${baseUrl} within ${connectTimeoutMs} ms.`,
+        };
+      case "ECONNREFUSED":
+        return {
+          kind: "transport",
+          message: `Nothing accepted a connection at ${baseUrl} (connection refused).`,
+        };
+      case "UND_ERR_SOCKET":
+      case "ECONNRESET":
+      case "EPIPE":
+      case "UND_ERR_CLOSED":
+        return {
+          kind: "transport",
+          message: `The connection to ${baseUrl} closed before a complete answer arrived.`,
+        };
+      default:
+        return {
+          kind: "transport",
+          message: `The request to ${baseUrl} failed${code ? ` (${code})` : ""}.`,
+        };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}
