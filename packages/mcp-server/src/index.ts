@@ -1,1 +1,13 @@
-export {};
+export { Backend, type BackendOptions, type DiscoverFn, refusalToError } from "./backend.js";
+export { ToolError, toEnvelope } from "./errors.js";
+export {
+  createResmonTools,
+  createServer,
+  instructionsText,
+  isReadOnly,
+  type ResmonTools,
+  type ServerOptions,
+  type ToolOutcome,
+  validateArguments,
+} from "./server.js";
+export { PACKAGE_VERSION } from "./version.js";

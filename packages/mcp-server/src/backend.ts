@@ -1,0 +1,238 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  type ApiError,
+  type ApiResult,
+  type DiscoveryRefusal,
+  discover,
+  type ResmonClient,
+} from "@resmon/api-client";
+import { backendUnavailable, invalidArgument, ToolError } from "./errors.js";
+import { registerSecret } from "./scrub.js";
+
+/**
+ * The one module that adapts @resmon/api-client for the handlers: lazy discovery, a cached
+ * connection while it works, dropped after a failure, and every HTTP outcome mapped onto the
+ * spec's error codes. No default port, no widening, no hidden retry.
+ */
+
+export type DiscoverFn = typeof discover;
+
+export interface BackendOptions {
+  env: Record<string, string | undefined>;
+  /** Total time one request may take before it is backend_unavailable (default 30 s). */
+  timeoutMs?: number;
+  discoverFn?: DiscoverFn;
+}
+
+export interface CallOptions {
+  /** Sent as ?expected_runtime_id; a structured 409 then means instance_mismatch. */
+  expectedRuntimeId?: string;
+}
+
+interface Connection {
+  client: ResmonClient;
+  baseUrl: string;
+}
+
+export function refusalToError(refusal: DiscoveryRefusal): ToolError {
+  const detail: Record<string, unknown> = { reason: refusal.kind, port_file: refusal.portFile };
+  if (refusal.port !== undefined) detail.port = refusal.port;
+  if (refusal.stateDir) detail.state_dir = refusal.stateDir;
+  if (refusal.tokenFile) detail.token_file = refusal.tokenFile;
+  // The client words each refusal as the spec does: "not running" only for a named port that did
+  // not answer, the nothing-named sentence with the port-file path, and otherwise what was found.
+  const noPortNamed = refusal.kind === "nothing_named";
+  return backendUnavailable(refusal.message, noPortNamed ? [] : refusal.tried, noPortNamed, detail);
+}
+
+export class Backend {
+  private connection: Connection | undefined;
+  private connecting: Promise<Connection> | undefined;
+  private readonly options: BackendOptions;
+
+  constructor(options: BackendOptions) {
+    this.options = options;
+  }
+
+  /** Discover on first need; reuse while it works; concurrent callers share one discovery. */
+  private async connect(): Promise<Connection> {
+    if (this.connection) return this.connection;
+    if (!this.connecting) {
+      this.connecting = this.discoverOnce().finally(() => {
+        this.connecting = undefined;
+      });
+    }
+    return this.connecting;
+  }
+
+  private async discoverOnce(): Promise<Connection> {
+    const discoverFn = this.options.discoverFn ?? discover;
+    const found = await discoverFn({
+      env: this.options.env,
+      ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+    });
+    if (!found.ok) throw refusalToError(found.refusal);
+    await rememberToken(found.stateDir, found.port);
+    this.connection = { client: found.client, baseUrl: found.baseUrl };
+    return this.connection;
+  }
+
+  /** Forget the connection: the next call discovers afresh. */
+  async forget(): Promise<void> {
+    const old = this.connection;
+    this.connection = undefined;
+    if (old) await old.client.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.forget();
+  }
+
+  /** Run one request; answer its data or throw the mapped ToolError. */
+  async call<T>(
+    send: (client: ResmonClient) => Promise<ApiResult<T>>,
+    options: CallOptions = {},
+  ): Promise<T> {
+    const connection = await this.connect();
+    let result: ApiResult<T>;
+    try {
+      result = await send(connection.client);
+    } catch {
+      await this.forget();
+      throw backendUnavailable(
+        "resmon stopped responding part-way through the request.",
+        [connection.baseUrl],
+        false,
+      );
+    }
+    if (result.ok) return result.data;
+    const error = mapApiError(result.error, connection.baseUrl, options);
+    if (
+      result.error.kind === "transport" ||
+      result.error.kind === "timeout" ||
+      isTokenRefusal(result.error)
+    ) {
+      await this.forget();
+    }
+    throw error;
+  }
+}
+
+async function rememberToken(stateDir: string, port: number): Promise<void> {
+  try {
+    registerSecret(await readFile(join(stateDir, `api-token-${port}`), "utf8"));
+  } catch {
+    // The client read it a moment ago; if it is gone now, there is nothing to scrub for.
+  }
+}
+
+function isTokenRefusal(error: ApiError): boolean {
+  return error.kind === "http" && error.status === 401;
+}
+
+interface BackendDetail {
+  message?: string;
+  fields: Record<string, unknown>;
+}
+
+/** resmon's error `detail`: a sentence, a structured object, or FastAPI's validation list. */
+export function readBackendDetail(detail: unknown): BackendDetail {
+  if (typeof detail === "string" && detail.trim()) return { message: detail.trim(), fields: {} };
+  if (Array.isArray(detail)) {
+    const errors = detail.map((item) => {
+      const record = asRecord(item);
+      const loc = Array.isArray(record.loc) ? record.loc.filter((p) => p !== "body").join(".") : "";
+      return { loc, msg: typeof record.msg === "string" ? record.msg : "invalid" };
+    });
+    const text = errors.map((e) => (e.loc ? `${e.loc}: ${e.msg}` : e.msg)).join("; ");
+    return { message: `resmon rejected the request: ${text}.`, fields: { errors } };
+  }
+  if (detail && typeof detail === "object") {
+    const fields = { ...(detail as Record<string, unknown>) };
+    const message = typeof fields.message === "string" && fields.message.trim() ? fields.message : undefined;
+    return message ? { message, fields } : { fields };
+  }
+  return { fields: {} };
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+export function mapApiError(error: ApiError, baseUrl: string, options: CallOptions): ToolError {
+  switch (error.kind) {
+    case "transport":
+      return backendUnavailable("resmon stopped responding part-way through the request.", [baseUrl], false);
+    case "timeout":
+      return backendUnavailable(
+        `resmon did not answer within ${Math.round(error.timeoutMs / 1000)} seconds, so this call gave up. The next call will look for it afresh.`,
+        [baseUrl],
+        false,
+        { timeout_ms: error.timeoutMs },
+      );
+    case "malformed":
+      return new ToolError(
+        "upstream_error",
+        "resmon answered with a body that is not the JSON it promised.",
+        {
+          status: error.status,
+        },
+      );
+    case "http":
+      return mapHttpError(error, baseUrl, options);
+  }
+}
+
+function mapHttpError(
+  error: Extract<ApiError, { kind: "http" }>,
+  baseUrl: string,
+  options: CallOptions,
+): ToolError {
+  const { status } = error;
+  const detail = readBackendDetail(error.detail);
+  const base = { status, ...detail.fields };
+  if (status === 401) {
+    return backendUnavailable(
+      "resmon refused this server's token, which means the app restarted since this server found it (every start mints a new token). The next call will look for it afresh.",
+      [baseUrl],
+      false,
+      { status, reason: error.reason ?? "token_invalid" },
+    );
+  }
+  if (status === 404) return new ToolError("not_found", detail.message ?? "resmon has no such item.", base);
+  if (status === 400 || status === 422) {
+    return invalidArgument(detail.message ?? "resmon rejected the request.", base);
+  }
+  if (status === 409) {
+    if (options.expectedRuntimeId !== undefined && detail.fields.code === "instance_mismatch") {
+      return new ToolError(
+        "instance_mismatch",
+        "This call reached a different running resmon than the one expected, so its answer was not used.",
+        {
+          expected_runtime_id: detail.fields.expected_runtime_id ?? options.expectedRuntimeId,
+          actual_runtime_id: detail.fields.actual_runtime_id ?? null,
+        },
+      );
+    }
+    return new ToolError("conflict", detail.message ?? "resmon could not accept that right now.", base);
+  }
+  if (status === 429) {
+    const withRetry = error.retryAfter !== undefined ? { ...base, retry_after: error.retryAfter } : base;
+    return new ToolError(
+      "conflict",
+      detail.message ?? "resmon is already running as many runs as it allows. Try again shortly.",
+      withRetry,
+    );
+  }
+  if (status >= 500) {
+    return new ToolError("upstream_error", detail.message ?? "resmon reported an internal error.", base);
+  }
+  // 403 host/origin refusals and anything else: this server sent something resmon will not take.
+  return new ToolError("internal_error", "resmon refused a request this server built; that is a bug here.", {
+    status,
+    ...(error.reason ? { reason: error.reason } : {}),
+  });
+}

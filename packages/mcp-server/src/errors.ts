@@ -1,0 +1,67 @@
+import type { ErrorCode, ErrorEnvelope } from "@resmon/mcp-contract";
+import { log } from "./log.js";
+
+/**
+ * The one error funnel. Every refusal a handler, the backend adapter or the server raises is a
+ * ToolError; `toEnvelope` turns it (or anything else) into the spec's `{error, message, detail}`.
+ */
+export class ToolError extends Error {
+  readonly code: ErrorCode;
+  readonly detail: Record<string, unknown>;
+  /** Only on backend_unavailable: the URLs tried and whether anything named a port at all. */
+  readonly unavailable?: { tried: string[]; noPortNamed: boolean };
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    detail: Record<string, unknown> = {},
+    unavailable?: { tried: string[]; noPortNamed: boolean },
+  ) {
+    super(message);
+    this.name = "ToolError";
+    this.code = code;
+    this.detail = detail;
+    if (unavailable) this.unavailable = unavailable;
+  }
+}
+
+export function invalidArgument(message: string, detail: Record<string, unknown> = {}): ToolError {
+  return new ToolError("invalid_argument", message, detail);
+}
+
+/** backend_unavailable carries `tried` and `no_port_named` at the top level and in `detail`. */
+export function backendUnavailable(
+  message: string,
+  tried: string[],
+  noPortNamed: boolean,
+  detail: Record<string, unknown> = {},
+): ToolError {
+  return new ToolError(
+    "backend_unavailable",
+    message,
+    { ...detail, tried, no_port_named: noPortNamed },
+    { tried, noPortNamed },
+  );
+}
+
+const INTERNAL_MESSAGE =
+  "The resmon MCP server hit an unexpected problem handling this call. Nothing about it is known beyond that; try again, and report it if it repeats.";
+
+/**
+ * Anything into the envelope. An unexpected exception becomes internal_error with a fixed
+ * sentence: its text or stack could carry a path, a header or a secret, so it goes to stderr
+ * (scrubbed) and never into the answer.
+ */
+export function toEnvelope(err: unknown, toolName: string): ErrorEnvelope {
+  if (err instanceof ToolError) {
+    const envelope: ErrorEnvelope = { error: err.code, message: err.message, detail: err.detail };
+    if (err.unavailable) {
+      envelope.tried = err.unavailable.tried;
+      envelope.no_port_named = err.unavailable.noPortNamed;
+    }
+    return envelope;
+  }
+  const kind = err instanceof Error ? err.name : typeof err;
+  log(`internal error in ${toolName}: ${kind}${err instanceof Error ? `: ${err.message}` : ""}`);
+  return { error: "internal_error", message: INTERNAL_MESSAGE, detail: {} };
+}

@@ -1,0 +1,27 @@
+import type { Handler } from "../context.js";
+import { optStr, optStrList, reqStr } from "../shape/args.js";
+import { asRecord } from "../shape/values.js";
+
+export const create_watch_profile: Handler = async (args, { backend }) => {
+  const name = reqStr(args, "name");
+  const aliases = (optStrList(args, "aliases") ?? []).filter((a) => a !== name);
+  const orcid = optStr(args, "orcid");
+  const cited = optStr(args, "orcid_cited");
+  const identifiers: Record<string, { value: string; cited?: string }> = {};
+  if (orcid !== undefined)
+    identifiers.orcid = cited === undefined ? { value: orcid } : { value: orcid, cited };
+  const body = {
+    kind: "person",
+    display_name: name,
+    names: [name, ...aliases].map((value) => ({ value })),
+    identifiers,
+    affiliations: optStrList(args, "affiliations") ?? [],
+    field_hints: optStrList(args, "field_hints") ?? [],
+  };
+  const profile = asRecord(await backend.call((c) => c.POST("/api/profiles", { body })));
+  const warning =
+    typeof profile.basis_warning === "string" && profile.basis_warning ? profile.basis_warning : null;
+  if (warning === null) return { profile, detail: {} };
+  // Lifted to the top of the answer and repeated in detail: placement decides whether a caller repeats it.
+  return { basis_warning: warning, profile, detail: { basis_warning: warning } };
+};

@@ -1,0 +1,39 @@
+import type { Handler } from "../context.js";
+import { invalidArgument } from "../errors.js";
+import { optInt, optIntList, reqStr } from "../shape/args.js";
+
+type Format = "bibtex" | "ris" | "csv" | "json";
+
+function asText(data: unknown): string {
+  return typeof data === "string" ? data : JSON.stringify(data);
+}
+
+export const export_references: Handler = async (args, { backend }) => {
+  const format = reqStr(args, "format") as Format;
+  const execId = optInt(args, "exec_id");
+  const docIds = optIntList(args, "doc_ids");
+  if ((execId === undefined) === (docIds === undefined || docIds.length === 0)) {
+    throw invalidArgument("Pass exactly one of exec_id or doc_ids (a non-empty list).", {
+      field: execId === undefined ? "doc_ids" : "exec_id",
+    });
+  }
+  if (execId !== undefined) {
+    // An execution has its own export route; include_ids is for JSON only and this tool does not ask for it.
+    const data = await backend.call((c) =>
+      c.GET("/api/executions/{exec_id}/references", {
+        params: { path: { exec_id: execId }, query: { format } },
+      }),
+    );
+    return { format, exec_id: execId, text: asText(data) };
+  }
+  const ids = docIds ?? [];
+  const data = await backend.call((c) =>
+    c.POST("/api/export/references", { body: { document_ids: ids, format } }),
+  );
+  return {
+    format,
+    doc_ids: ids,
+    text: asText(data),
+    note: "resmon leaves out any id it does not hold, without saying which.",
+  };
+};

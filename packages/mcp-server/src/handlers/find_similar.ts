@@ -1,0 +1,29 @@
+import type { Handler } from "../context.js";
+import { limitOf, reqInt } from "../shape/args.js";
+import { rankedPaper } from "../shape/paper.js";
+import { asArray, asRecord } from "../shape/values.js";
+
+const NO_REASON =
+  "resmon returned no neighbours and gave no reason, so this answer cannot say whether nothing is similar or the comparison could not run.";
+
+export const find_similar: Handler = async (args, { backend }) => {
+  const docId = reqInt(args, "doc_id");
+  const data = asRecord(
+    await backend.call((c) =>
+      c.GET("/api/documents/{document_id}/similar", {
+        params: { path: { document_id: docId }, query: { k: limitOf(args) } },
+      }),
+    ),
+  );
+  const papers = asArray(data.neighbours).map(rankedPaper);
+  const answer: Record<string, unknown> = {
+    doc_id: docId,
+    model: data.model ?? null,
+    papers,
+    count: papers.length,
+  };
+  // An empty list always says why: "not embedded", "nothing else is" and "cannot load" differ.
+  if (typeof data.reason === "string" && data.reason) answer.reason = data.reason;
+  else if (papers.length === 0) answer.reason = NO_REASON;
+  return answer;
+};

@@ -1,0 +1,50 @@
+import { ANALYTICS_VIEW_PATHS, type AnalyticsView } from "@resmon/mcp-contract";
+import type { Handler } from "../context.js";
+import { invalidArgument } from "../errors.js";
+import { optInt, reqStr } from "../shape/args.js";
+import { asRecord } from "../shape/values.js";
+
+/**
+ * The tool's view names are its vocabulary; three differ from the routes that serve them. resmon's
+ * analytics take no window except publication-volume's `months`, so a window is applied there and
+ * refused elsewhere: an argument the backend would ignore must never look applied.
+ */
+export const get_analytics: Handler = async (args, { backend }) => {
+  const view = reqStr(args, "view") as AnalyticsView;
+  const route = ANALYTICS_VIEW_PATHS[view];
+  const window = optInt(args, "window");
+  if (window !== undefined && view !== "volume") {
+    throw invalidArgument(
+      `window applies only to view "volume": resmon's ${route} takes no window, so it was refused rather than silently ignored.`,
+      { field: "window", view },
+    );
+  }
+  const data = await backend.call<unknown>((c) => {
+    switch (view) {
+      case "overview":
+        return c.GET("/api/analytics/overview");
+      case "volume":
+        return window === undefined
+          ? c.GET("/api/analytics/publication-volume")
+          : c.GET("/api/analytics/publication-volume", { params: { query: { months: window } } });
+      case "sources":
+        return c.GET("/api/analytics/source-contribution");
+      case "keywords":
+        return c.GET("/api/analytics/keyword-contribution");
+      case "routine-health":
+        return c.GET("/api/analytics/routine-health");
+      case "discovery-lag":
+        return c.GET("/api/analytics/discovery-lag");
+    }
+  });
+  const answer: Record<string, unknown> = {
+    view,
+    route: `GET ${route}`,
+    data: Array.isArray(data) ? { rows: data } : asRecord(data),
+  };
+  if (view === "volume") {
+    answer.window_months = window ?? null;
+    answer.window_applied = window !== undefined;
+  }
+  return answer;
+};

@@ -1,0 +1,38 @@
+import type { Handler } from "../context.js";
+import { optStr, reqInt } from "../shape/args.js";
+import { requireIdentity } from "../shape/identity.js";
+import { asArray, asRecord, parseJsonText } from "../shape/values.js";
+
+/** The row whole, except the unbounded event log: its last event and its length instead. */
+export function executionAnswer(body: unknown): Record<string, unknown> {
+  const { progress_events: raw, ...row } = asRecord(body);
+  const parsed = parseJsonText(raw);
+  const events = asArray(parsed);
+  return {
+    ...row,
+    last_event: events.length > 0 ? events[events.length - 1] : null,
+    event_count: events.length,
+  };
+}
+
+export const get_execution: Handler = async (args, { backend }) => {
+  const execId = reqInt(args, "exec_id");
+  const expected = optStr(args, "expected_runtime_id");
+  if (expected === undefined) {
+    const body = await backend.call((c) =>
+      c.GET("/api/executions/{exec_id}", { params: { path: { exec_id: execId } } }),
+    );
+    return executionAnswer(body);
+  }
+  // Preflight: health with the expectation must match before the execution is asked for at all.
+  const bound = { expectedRuntimeId: expected };
+  const query = { expected_runtime_id: expected };
+  const healthBody = await backend.call((c) => c.GET("/api/health", { params: { query } }), bound);
+  requireIdentity(healthBody, expected, "health");
+  const body = await backend.call(
+    (c) => c.GET("/api/executions/{exec_id}", { params: { path: { exec_id: execId }, query } }),
+    bound,
+  );
+  requireIdentity(body, expected, "execution");
+  return executionAnswer(body);
+};

@@ -1,0 +1,33 @@
+import type { Handler } from "../context.js";
+import { limitOf, offsetOf, reqInt } from "../shape/args.js";
+import { matchRow, WHAT_A_BASIS_MEANS } from "../shape/profile.js";
+import { asArray, asRecord, numOrNull } from "../shape/values.js";
+
+export const get_profile_matches: Handler = async (args, { backend }) => {
+  const id = reqInt(args, "profile_id");
+  const limit = limitOf(args);
+  const offset = offsetOf(args);
+  const body = asRecord(
+    await backend.call((c) =>
+      c.GET("/api/profiles/{profile_id}/matches", {
+        params: { path: { profile_id: id }, query: { limit, offset } },
+      }),
+    ),
+  );
+  const matches = asArray(body.matches).map(matchRow);
+  const total = numOrNull(body.total);
+  const end = offset + matches.length;
+  const hasMore = total !== null ? end < total : matches.length === limit;
+  return {
+    profile_id: id,
+    matches,
+    count: matches.length,
+    total,
+    offset,
+    limit,
+    has_more: hasMore,
+    next_offset: hasMore ? end : null,
+    by_basis: asRecord(body.by_basis),
+    what_a_basis_means: WHAT_A_BASIS_MEANS,
+  };
+};

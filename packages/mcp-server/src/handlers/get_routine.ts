@@ -1,0 +1,33 @@
+import type { Handler } from "../context.js";
+import { ToolError } from "../errors.js";
+import { reqInt } from "../shape/args.js";
+import { coverageAudit, deliverySummary, routineRecord } from "../shape/routine.js";
+
+/** A side route that cannot answer leaves its key off; only a vanished backend fails the call. */
+async function optional<T>(
+  read: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; why: string }> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (err) {
+    if (err instanceof ToolError && err.code !== "backend_unavailable")
+      return { ok: false, why: err.message };
+    throw err;
+  }
+}
+
+export const get_routine: Handler = async (args, { backend }) => {
+  const id = reqInt(args, "routine_id");
+  const path = { routine_id: id };
+  const row = await backend.call((c) => c.GET("/api/routines/{routine_id}", { params: { path } }));
+  const [deliveries, coverage] = await Promise.all([
+    optional(() => backend.call((c) => c.GET("/api/routines/{routine_id}/deliveries", { params: { path } }))),
+    optional(() => backend.call((c) => c.GET("/api/routines/{routine_id}/coverage", { params: { path } }))),
+  ]);
+  const answer = routineRecord(row);
+  if (coverage.ok) answer.coverage = coverageAudit(coverage.value);
+  else answer.coverage_unavailable = coverage.why;
+  // Absent, not zeroed, when the deliveries route cannot answer.
+  if (deliveries.ok) answer.delivery = deliverySummary(deliveries.value);
+  return answer;
+};

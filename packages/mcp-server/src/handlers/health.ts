@@ -1,0 +1,35 @@
+import type { Handler } from "../context.js";
+import { optStr } from "../shape/args.js";
+import { requireIdentity } from "../shape/identity.js";
+import { asRecord } from "../shape/values.js";
+
+/** Health as resmon reports it. An unbound call passes on whatever identity resmon reported, and no other. */
+export function healthAnswer(body: unknown): Record<string, unknown> {
+  const b = asRecord(body);
+  const identity = b.identity;
+  const answer: Record<string, unknown> = {
+    status: b.status ?? null,
+    version: b.version ?? null,
+    schema_version: asRecord(identity).schema_version ?? b.schema_version ?? null,
+    scheduler: b.scheduler ?? null,
+    daemon: b.daemon ?? null,
+  };
+  if (identity !== undefined) answer.identity = identity;
+  for (const key of ["pid", "started_at", "embeddings"]) {
+    if (key in b) answer[key] = b[key];
+  }
+  return answer;
+}
+
+export const health: Handler = async (args, { backend }) => {
+  const expected = optStr(args, "expected_runtime_id");
+  const body = await backend.call(
+    (c) =>
+      expected === undefined
+        ? c.GET("/api/health")
+        : c.GET("/api/health", { params: { query: { expected_runtime_id: expected } } }),
+    expected === undefined ? {} : { expectedRuntimeId: expected },
+  );
+  if (expected !== undefined) requireIdentity(body, expected, "health");
+  return healthAnswer(body);
+};

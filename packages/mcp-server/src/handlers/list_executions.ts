@@ -1,0 +1,88 @@
+import type { Handler } from "../context.js";
+import { limitOf, offsetOf, optInt, optStr } from "../shape/args.js";
+import { asArray, asRecord } from "../shape/values.js";
+
+/** resmon's own page cap for GET /api/executions. */
+const BACKEND_PAGE = 500;
+/** How far a filtered listing walks before it says it stopped looking. */
+const MAX_SCANNED = 10_000;
+
+function projection(row: unknown): Record<string, unknown> {
+  const r = asRecord(row);
+  return {
+    id: r.id ?? null,
+    type: r.execution_type ?? null,
+    routine_id: r.routine_id ?? null,
+    status: r.status ?? null,
+    started: r.start_time ?? null,
+    finished: r.end_time ?? null,
+    result_count: r.result_count ?? null,
+    interrupted_reason: r.interrupted_reason ?? null,
+    restarted_from: r.restarted_from ?? null,
+  };
+}
+
+export const list_executions: Handler = async (args, { backend }) => {
+  const limit = limitOf(args);
+  const offset = offsetOf(args);
+  const routineId = optInt(args, "routine_id");
+  const status = optStr(args, "status");
+  const fetchPage = async (pageOffset: number, pageLimit: number) =>
+    asArray(
+      await backend.call((c) =>
+        c.GET("/api/executions", { params: { query: { limit: pageLimit, offset: pageOffset } } }),
+      ),
+    );
+
+  if (routineId === undefined && status === undefined) {
+    // One extra row says whether another page exists without claiming a total resmon never gave.
+    const rows = await fetchPage(offset, Math.min(limit + 1, BACKEND_PAGE));
+    const page = rows.slice(0, limit).map(projection);
+    const hasMore = rows.length > limit;
+    return {
+      executions: page,
+      count: page.length,
+      offset,
+      limit,
+      has_more: hasMore,
+      next_offset: hasMore ? offset + page.length : null,
+    };
+  }
+
+  // resmon has no routine or status filter: walk its pages and filter here, honestly.
+  const wanted = (row: unknown) => {
+    const r = asRecord(row);
+    return (
+      (routineId === undefined || r.routine_id === routineId) && (status === undefined || r.status === status)
+    );
+  };
+  const matches: unknown[] = [];
+  let scanned = 0;
+  let exhausted = false;
+  while (matches.length <= offset + limit && scanned < MAX_SCANNED) {
+    const rows = await fetchPage(scanned, BACKEND_PAGE);
+    scanned += rows.length;
+    matches.push(...rows.filter(wanted));
+    if (rows.length < BACKEND_PAGE) {
+      exhausted = true;
+      break;
+    }
+  }
+  const page = matches.slice(offset, offset + limit).map(projection);
+  const hasMore = matches.length > offset + limit || !exhausted;
+  const answer: Record<string, unknown> = {
+    executions: page,
+    count: page.length,
+    offset,
+    limit,
+    has_more: hasMore,
+    next_offset: hasMore ? offset + page.length : null,
+    filtered_here: true,
+    scanned,
+  };
+  if (exhausted) answer.total = matches.length;
+  else if (scanned >= MAX_SCANNED) {
+    answer.note = `Stopped after reading ${scanned} runs; more may match further back.`;
+  }
+  return answer;
+};

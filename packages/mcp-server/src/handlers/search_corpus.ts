@@ -1,0 +1,56 @@
+import type { Handler } from "../context.js";
+import { limitOf, optStr, optStrList, reqStr } from "../shape/args.js";
+import { paper, rankedPaper } from "../shape/paper.js";
+import { asArray, asRecord } from "../shape/values.js";
+
+const DECLINED_FALLBACK = "resmon did not rank these results by meaning; they are newest first.";
+
+export const search_corpus: Handler = async (args, { backend }) => {
+  const requested = optStr(args, "mode") ?? "keyword";
+  const body: {
+    query: string;
+    limit: number;
+    sort: string;
+    cursor?: string;
+    sources?: string[];
+    date_from?: string;
+    date_to?: string;
+  } = {
+    query: reqStr(args, "query"),
+    limit: limitOf(args),
+    sort: requested === "semantic" ? "similarity" : "newest",
+  };
+  // Only what the caller gave; never the route's `include` field.
+  const cursor = optStr(args, "cursor");
+  if (cursor !== undefined) body.cursor = cursor;
+  const sources = optStrList(args, "sources");
+  if (sources !== undefined && sources.length > 0) body.sources = sources;
+  const dateFrom = optStr(args, "date_from");
+  if (dateFrom !== undefined) body.date_from = dateFrom;
+  const dateTo = optStr(args, "date_to");
+  if (dateTo !== undefined) body.date_to = dateTo;
+
+  const data = asRecord(await backend.call((c) => c.POST("/api/explorer/search", { body })));
+  const rows = asArray(data.results);
+  const served = data.sort === "similarity" ? "semantic" : "keyword";
+  const answer: Record<string, unknown> = {
+    mode: served,
+    papers: served === "semantic" ? rows.map(rankedPaper) : rows.map(paper),
+    count: rows.length,
+    next_cursor: typeof data.next_cursor === "string" ? data.next_cursor : null,
+    has_more: data.has_more === true,
+    total: data.total ?? null,
+    total_is_capped: data.total_is_capped ?? null,
+  };
+  if (served === "semantic") {
+    if (typeof data.ranked_count === "number") answer.ranked_count = data.ranked_count;
+    if (typeof data.unranked_count === "number") answer.unranked_count = data.unranked_count;
+    answer.model = typeof data.model === "string" ? data.model : null;
+  } else if (requested === "semantic") {
+    answer.mode_unavailable =
+      typeof data.similarity_unavailable === "string" && data.similarity_unavailable
+        ? data.similarity_unavailable
+        : DECLINED_FALLBACK;
+  }
+  return answer;
+};

@@ -1,0 +1,146 @@
+import type { ResmonClient } from "@resmon/api-client";
+import { classifySettingsKey, SETTINGS_GROUPS, type SettingsGroup } from "@resmon/mcp-contract";
+import type { Handler } from "../context.js";
+import { invalidArgument } from "../errors.js";
+import { optRecord, reqStr } from "../shape/args.js";
+import { asRecord } from "../shape/values.js";
+
+type Value = string | boolean;
+
+function isGroup(g: string): g is SettingsGroup {
+  return (SETTINGS_GROUPS as readonly string[]).includes(g);
+}
+
+// One literal route per group, so every request is checked against resmon's OpenAPI at compile time.
+function readGroup(c: ResmonClient, group: SettingsGroup) {
+  switch (group) {
+    case "ai":
+      return c.GET("/api/settings/ai");
+    case "assistant":
+      return c.GET("/api/settings/assistant");
+    case "email":
+      return c.GET("/api/settings/email");
+    case "embeddings":
+      return c.GET("/api/settings/embeddings");
+    case "storage":
+      return c.GET("/api/settings/storage");
+    case "notifications":
+      return c.GET("/api/settings/notifications");
+  }
+}
+
+function writeGroup(c: ResmonClient, group: SettingsGroup, settings: Record<string, Value>) {
+  const init = { body: { settings } };
+  switch (group) {
+    case "ai":
+      return c.PUT("/api/settings/ai", init);
+    case "assistant":
+      return c.PUT("/api/settings/assistant", init);
+    case "email":
+      return c.PUT("/api/settings/email", init);
+    case "embeddings":
+      return c.PUT("/api/settings/embeddings", init);
+    case "storage":
+      return c.PUT("/api/settings/storage", init);
+    case "notifications":
+      return c.PUT("/api/settings/notifications", init);
+  }
+}
+
+/** The group's key/value state: embeddings nests its keys under `settings` beside capability data. */
+function stateOf(group: SettingsGroup, body: unknown): Record<string, unknown> {
+  const b = asRecord(body);
+  return group === "embeddings" ? asRecord(b.settings) : b;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export const update_settings: Handler = async (args, { backend }) => {
+  const group = reqStr(args, "group");
+  if (!isGroup(group)) {
+    throw invalidArgument(
+      `'${group}' is not a settings group this tool can reach. Use one of: ${SETTINGS_GROUPS.join(", ")}.`,
+      {
+        field: "group",
+      },
+    );
+  }
+  const requested = optRecord(args, "settings") ?? {};
+  const keys = Object.keys(requested);
+  if (keys.length === 0) throw invalidArgument("settings names no key to change.", { field: "settings" });
+
+  // 1. Credential-shaped names first, before any request: keys are not settings.
+  const credentialKeys = keys.filter((k) => classifySettingsKey(k).class === "credential");
+  if (credentialKeys.length > 0) {
+    throw invalidArgument(
+      `${credentialKeys.join(", ")} ${credentialKeys.length === 1 ? "looks" : "look"} like a credential. resmon's keys are not settings: they live in the system keychain and are changed in the resmon app, never through a tool.`,
+      { field: "settings", keys: credentialKeys, refused: "credential" },
+    );
+  }
+  // 2. Withheld keys, each by name with its reason, before any request.
+  const withheld: Record<string, string> = {};
+  for (const k of keys) {
+    const c = classifySettingsKey(k);
+    if (c.class === "withheld") withheld[k] = c.reason;
+  }
+  if (Object.keys(withheld).length > 0) {
+    const sentences = Object.entries(withheld).map(([k, why]) => `${k} (${why})`);
+    throw invalidArgument(
+      `These settings are withheld from tools: ${sentences.join("; ")}. Change them in the resmon app.`,
+      {
+        field: "settings",
+        keys: Object.keys(withheld),
+        withheld,
+        refused: "withheld",
+      },
+    );
+  }
+
+  // 3. The legal key list is what resmon's own GET returns for the group.
+  const before = stateOf(group, await backend.call<unknown>((c) => readGroup(c, group)));
+  const unknown = keys.filter((k) => !Object.hasOwn(before, k));
+  if (unknown.length > 0) {
+    throw invalidArgument(
+      `${unknown.join(", ")} ${unknown.length === 1 ? "is not a setting" : "are not settings"} of the ${group} group, so nothing was changed. resmon's own settings form would drop ${unknown.length === 1 ? "it" : "them"} silently; this tool refuses instead.`,
+      { field: "settings", keys: unknown, refused: "unknown", group_keys: Object.keys(before) },
+    );
+  }
+  const undecided = keys.filter((k) => classifySettingsKey(k).class !== "writable");
+  if (undecided.length > 0) {
+    throw invalidArgument(
+      `${undecided.join(", ")} ${undecided.length === 1 ? "is" : "are"} on neither this server's writable list nor its withheld list (a newer resmon's setting, perhaps), so it is refused until someone decides.`,
+      { field: "settings", keys: undecided, refused: "undecided" },
+    );
+  }
+
+  // 4. Values are strings; a field resmon returns as a JSON boolean takes "true"/"false" only.
+  const converted: Record<string, Value> = {};
+  for (const k of keys) {
+    const value = requested[k];
+    if (typeof before[k] === "boolean") {
+      if (typeof value === "boolean") converted[k] = value;
+      else if (typeof value === "string" && /^(true|false)$/i.test(value.trim())) {
+        converted[k] = value.trim().toLowerCase() === "true";
+      } else {
+        throw invalidArgument(`${k} is a yes/no setting: send "true" or "false".`, {
+          field: `settings.${k}`,
+          key: k,
+        });
+      }
+    } else if (typeof value === "string") converted[k] = value;
+    else throw invalidArgument(`${k} takes a string value.`, { field: `settings.${k}`, key: k });
+  }
+
+  await backend.call<unknown>((c) => writeGroup(c, group, converted));
+  // 5. The answer is the diff of two real reads, not an echo of the input.
+  const after = stateOf(group, await backend.call<unknown>((c) => readGroup(c, group)));
+  const changed: Record<string, { from: unknown; to: unknown }> = {};
+  const allKeys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  for (const k of allKeys) {
+    if (!same(before[k], after[k])) changed[k] = { from: before[k] ?? null, to: after[k] ?? null };
+  }
+  const unchanged = [...allKeys].filter((k) => !(k in changed)).length;
+  return { group, changed, requested: converted, unchanged_key_count: unchanged };
+};

@@ -1,0 +1,194 @@
+import { isCanonicalUuid4 } from "@resmon/api-client";
+import {
+  CONTRACT_VERSION,
+  type ErrorEnvelope,
+  isToolName,
+  SERVER_NAME,
+  TOOL_BY_NAME,
+  type ToolDef,
+  type ToolsListEntry,
+  toolsListEntries,
+} from "@resmon/mcp-contract";
+import { Backend, type DiscoverFn } from "./backend.js";
+import type { Answer, Args, Ctx } from "./context.js";
+import { invalidArgument, ToolError, toEnvelope } from "./errors.js";
+import { HANDLERS } from "./handlers/index.js";
+import { log } from "./log.js";
+import { scrub, scrubDeep } from "./scrub.js";
+import { createMcpServer, type McpServerHandle, type ToolCallOutcome, type ToolHost } from "./sdk.js";
+import { PACKAGE_VERSION } from "./version.js";
+
+export interface ServerOptions {
+  /** The environment to read RESMON_* from (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** Advertise output schemas in tools/list (default true; see README for the measured cost). */
+  outputSchemas?: boolean;
+  /** Total time one backend request may take (default RESMON_MCP_TIMEOUT_MS, else 30 s). */
+  timeoutMs?: number;
+  /** For tests: replace discovery. */
+  discoverFn?: DiscoverFn;
+}
+
+export type ToolOutcome = { ok: true; answer: Answer } | { ok: false; error: ErrorEnvelope };
+
+/** Exactly "1" makes a read-only session; any other value, or none, leaves the full surface. */
+export function isReadOnly(env: Record<string, string | undefined>): boolean {
+  return env.RESMON_MCP_READ_ONLY === "1";
+}
+
+const OFFSET_REFUSED =
+  "search_corpus pages by cursor, not offset: pass the next_cursor of the previous answer as cursor. resmon seeks the corpus on (publication date, id), and emulating an offset would re-read every earlier page on each call, so an offset is refused rather than silently ignored.";
+
+function timeoutFrom(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.RESMON_MCP_TIMEOUT_MS;
+  if (!raw) return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+function fieldOf(issue: { path: readonly PropertyKey[]; code?: string; keys?: readonly string[] }): string {
+  if (issue.path.length > 0) return issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys" && issue.keys && issue.keys.length > 0) return issue.keys.join(", ");
+  return "arguments";
+}
+
+/** Validate arguments ourselves: the SDK's -32602 text is not the spec's error shape. */
+export function validateArguments(def: ToolDef, raw: unknown): Args {
+  const input = raw ?? {};
+  if (typeof input !== "object" || Array.isArray(input)) {
+    throw invalidArgument("arguments must be a JSON object.", { field: "arguments" });
+  }
+  if (def.name === "search_corpus" && Object.hasOwn(input, "offset")) {
+    throw invalidArgument(OFFSET_REFUSED, { field: "offset" });
+  }
+  const parsed = def.input.safeParse(input);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => ({ field: fieldOf(issue), message: issue.message }));
+    const first = issues[0] ?? { field: "arguments", message: "invalid" };
+    const unknownKey = parsed.error.issues[0]?.code === "unrecognized_keys";
+    const message = unknownKey
+      ? `${def.name} takes no argument named ${first.field}.`
+      : `Argument '${first.field}' is invalid: ${first.message}.`;
+    throw invalidArgument(message, { field: first.field, issues });
+  }
+  const args = parsed.data as Args;
+  const expected = args.expected_runtime_id;
+  if (expected !== undefined && (typeof expected !== "string" || !isCanonicalUuid4(expected))) {
+    throw invalidArgument("expected_runtime_id must be a canonical lowercase UUID4, as health reports it.", {
+      field: "expected_runtime_id",
+    });
+  }
+  return args;
+}
+
+export interface ResmonTools {
+  readonly readOnly: boolean;
+  list(): ToolsListEntry[];
+  call(name: string, args: unknown): Promise<ToolOutcome>;
+  close(): Promise<void>;
+}
+
+export function createResmonTools(options: ServerOptions = {}): ResmonTools {
+  const env = options.env ?? process.env;
+  const readOnly = isReadOnly(env);
+  const timeoutMs = options.timeoutMs ?? timeoutFrom(env);
+  const backend = new Backend({
+    env,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(options.discoverFn ? { discoverFn: options.discoverFn } : {}),
+  });
+  const ctx: Ctx = { backend };
+  const entries = toolsListEntries({ readOnly, outputSchemas: options.outputSchemas ?? true });
+
+  async function run(name: string, raw: unknown): Promise<Answer> {
+    if (!isToolName(name)) {
+      throw invalidArgument(`There is no tool named '${name}'.`, { field: "name", tool: name });
+    }
+    const def: ToolDef = TOOL_BY_NAME[name];
+    // Read-only refusal comes before argument validation and before anything reaches the backend.
+    if (readOnly && def.kind === "write") {
+      throw invalidArgument(
+        `${name} changes resmon, and this server was started read-only (RESMON_MCP_READ_ONLY=1), so it refuses every write.`,
+        { read_only: true },
+      );
+    }
+    const args = validateArguments(def, raw);
+    const answer = await HANDLERS[name](args, ctx);
+    const checked = def.output.safeParse(answer);
+    if (!checked.success) {
+      log(
+        `${name}: answer did not match its output schema: ${checked.error.issues[0]?.message ?? "?"} at ${checked.error.issues[0]?.path.join(".") ?? ""}`,
+      );
+      throw new ToolError(
+        "internal_error",
+        "This server built an answer that does not match its documented shape, so it was not sent.",
+        {},
+      );
+    }
+    return answer;
+  }
+
+  return {
+    readOnly,
+    list: () => entries,
+    async call(name, raw) {
+      try {
+        return { ok: true, answer: scrubDeep(await run(name, raw)) };
+      } catch (err) {
+        return { ok: false, error: scrubDeep(toEnvelope(err, name)) };
+      }
+    },
+    close: () => backend.close(),
+  };
+}
+
+export function outcomeForSdk(outcome: ToolOutcome): ToolCallOutcome {
+  if (outcome.ok) return { text: JSON.stringify(outcome.answer), structured: outcome.answer, isError: false };
+  return { text: JSON.stringify(outcome.error), isError: true };
+}
+
+export function instructionsText(readOnly: boolean): string {
+  return [
+    `resmon MCP server, contract ${CONTRACT_VERSION} (package @resmon/mcp-server ${PACKAGE_VERSION}).`,
+    "Reads and drives a running resmon desktop app over its local API.",
+    "Every tool answers its documented shape or {error, message, detail}.",
+    readOnly
+      ? "This session is read-only: only the 18 read tools are listed and every write is refused."
+      : "The 7 write tools carry requires_confirmation: true; ask the person before calling one.",
+    "To bind a read to one running app, call health, then pass identity.runtime_id as expected_runtime_id.",
+  ].join(" ");
+}
+
+/** The MCP server: tools from the contract table, handlers by name, one error funnel. */
+export function createServer(options: ServerOptions = {}): { server: McpServerHandle; tools: ResmonTools } {
+  const tools = createResmonTools(options);
+  const host: ToolHost = {
+    info: {
+      name: SERVER_NAME,
+      version: PACKAGE_VERSION,
+      title: "resmon",
+      description: `resmon MCP tool surface, contract ${CONTRACT_VERSION}`,
+    },
+    instructions: instructionsText(tools.readOnly),
+    initializeMeta: {
+      contract_version: CONTRACT_VERSION,
+      package_version: PACKAGE_VERSION,
+      read_only: tools.readOnly,
+    },
+    listTools: () => tools.list() as unknown as Record<string, unknown>[],
+    callTool: async (name, args) => outcomeForSdk(await tools.call(name, args)),
+  };
+  const server = createMcpServer(host);
+  return {
+    server: {
+      connect: (transport) => server.connect(transport),
+      close: async () => {
+        await server.close();
+        await tools.close();
+      },
+    },
+    tools,
+  };
+}
+
+export { scrub };
