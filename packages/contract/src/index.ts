@@ -1,3 +1,5 @@
+export type { ContractDocument } from "./document.js";
+export { contractDocument } from "./document.js";
 export type { ErrorCode, ErrorEnvelope } from "./errors.js";
 export { ERROR_CODES, isErrorCode } from "./errors.js";
 export { EXCLUDED_ROUTES } from "./excluded.js";

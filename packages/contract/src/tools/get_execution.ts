@@ -21,6 +21,9 @@ export const get_execution = readTool({
     restarted_from: z.int().nullable().optional(),
     restarted_into: z.array(z.unknown()).optional(),
     identity: identityShape().optional(),
+    // The row is passed whole except progress_events, summarized as these two.
+    last_event: z.unknown().optional(),
+    event_count: z.int().optional(),
   }),
   // With expected_runtime_id the server first asks health with the same expectation.
   routes: [

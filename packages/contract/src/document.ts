@@ -1,0 +1,53 @@
+import { ERROR_CODES } from "./errors.js";
+import { EXCLUDED_ROUTES } from "./excluded.js";
+import { toToolJsonSchema } from "./json-schema.js";
+import { ROUTES } from "./routes.js";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "./schema-parts.js";
+import {
+  APP_SETTINGS_KEYS,
+  CREDENTIAL_WORDS,
+  SETTINGS_GROUPS,
+  SETTINGS_KEYS_WITHHELD,
+  SETTINGS_KEYS_WRITABLE,
+  UNREACHABLE_SETTINGS,
+} from "./settings.js";
+import { READ_TOOLS, TOOLS, WRITE_TOOLS } from "./table.js";
+import { CONTRACT_VERSION, SERVER_NAME } from "./version.js";
+
+/**
+ * The whole contract as plain JSON, for consumers that are not TypeScript (resmon's Python assistant).
+ * Key order is fixed by construction, so the generated file is stable.
+ */
+export function contractDocument() {
+  return {
+    contract_version: CONTRACT_VERSION,
+    server_name: SERVER_NAME,
+    limits: { default_limit: DEFAULT_LIMIT, max_limit: MAX_LIMIT },
+    tools: TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      kind: t.kind,
+      requires_confirmation: t.requiresConfirmation,
+      annotations: t.annotations,
+      description: t.description,
+      input_schema: toToolJsonSchema(t.input, "input"),
+      output_schema: toToolJsonSchema(t.output, "output"),
+      routes: t.routes.map((r) => ({ method: r.method, path: r.path })),
+    })),
+    read_tools: READ_TOOLS,
+    write_tools: WRITE_TOOLS,
+    routes: ROUTES.map((r) => ({ method: r.method, path: r.path })),
+    settings: {
+      groups: SETTINGS_GROUPS,
+      app_keys: APP_SETTINGS_KEYS,
+      writable: SETTINGS_KEYS_WRITABLE,
+      withheld: SETTINGS_KEYS_WITHHELD,
+      credential_words: CREDENTIAL_WORDS,
+      unreachable: UNREACHABLE_SETTINGS,
+    },
+    error_codes: ERROR_CODES,
+    excluded_routes: EXCLUDED_ROUTES,
+  };
+}
+
+export type ContractDocument = ReturnType<typeof contractDocument>;

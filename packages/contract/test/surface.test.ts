@@ -1,0 +1,238 @@
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import {
+  isToolName,
+  preApprovedTools,
+  READ_TOOLS,
+  TOOL_BY_NAME,
+  TOOL_NAMES,
+  TOOLS,
+  type ToolDef,
+  toToolJsonSchema,
+  WRITE_TOOLS,
+} from "../src/index.js";
+import { SPEC_TEXT } from "./support/shared.js";
+import { specArguments, specToolRows } from "./support/spec-tables.js";
+
+const DESCRIPTION_BUDGET = 600;
+
+describe("the table", () => {
+  it("has 25 tools, 18 reads then 7 writes, each name once", () => {
+    expect(TOOLS).toHaveLength(25);
+    expect(READ_TOOLS).toHaveLength(18);
+    expect(WRITE_TOOLS).toHaveLength(7);
+    expect(new Set(TOOLS.map((t) => t.name)).size).toBe(TOOLS.length);
+    const firstWrite = TOOLS.findIndex((t) => t.kind === "write");
+    expect(TOOLS.slice(firstWrite).every((t) => t.kind === "write")).toBe(true);
+  });
+
+  it("derives READ_TOOLS and WRITE_TOOLS from the rows, in table order", () => {
+    expect([...READ_TOOLS, ...WRITE_TOOLS]).toEqual(TOOLS.map((t) => t.name));
+    for (const name of READ_TOOLS) expect(TOOL_BY_NAME[name].kind).toBe("read");
+    for (const name of WRITE_TOOLS) expect(TOOL_BY_NAME[name].kind).toBe("write");
+  });
+
+  it("keys every row by its own name", () => {
+    for (const name of TOOL_NAMES) expect(TOOL_BY_NAME[name].name).toBe(name);
+    expect(isToolName("health")).toBe(true);
+    expect(isToolName("delete_corpus")).toBe(false);
+  });
+
+  it("asks confirmation for exactly the writes, and the annotations agree", () => {
+    for (const t of TOOLS) {
+      expect(t.requiresConfirmation, t.name).toBe(t.kind === "write");
+      expect(t.annotations.readOnlyHint, t.name).toBe(t.kind === "read");
+      // Nothing on this surface deletes or overwrites what the user cannot get back.
+      expect(t.annotations.destructiveHint, t.name).toBe(false);
+      if (t.kind === "read") expect(t.annotations.idempotentHint, t.name).toBe(true);
+    }
+  });
+
+  it("marks every tool that starts a run as reaching outside the machine", () => {
+    const startsRun = TOOLS.filter((t) =>
+      t.routes.some(
+        (r) => r.method === "POST" && (r.path === "/api/search/sweep" || r.path.endsWith("/run")),
+      ),
+    );
+    expect(startsRun.map((t) => t.name).sort()).toEqual(["run_routine", "run_sweep"]);
+    for (const t of startsRun) expect(t.annotations.openWorldHint, t.name).toBe(true);
+  });
+
+  it("builds the assistant's pre-approved list from the reads only", () => {
+    const list = preApprovedTools("resmon");
+    expect(list).toEqual(READ_TOOLS.map((n) => `mcp__resmon__${n}`));
+    expect(preApprovedTools()).toEqual(list);
+    expect(preApprovedTools("rm").every((s) => s.startsWith("mcp__rm__"))).toBe(true);
+    for (const w of WRITE_TOOLS) expect(list.some((s) => s.endsWith(`__${w}`))).toBe(false);
+  });
+});
+
+describe.skipIf(SPEC_TEXT === undefined)("against the spec's tables", () => {
+  const rows = specToolRows(SPEC_TEXT ?? "");
+
+  it("names exactly the spec's tools, in its order and with its read/write class", () => {
+    expect(rows.map((r) => r.name)).toEqual(TOOLS.map((t) => t.name));
+    for (const r of rows) expect(TOOL_BY_NAME[r.name as keyof typeof TOOL_BY_NAME].kind, r.name).toBe(r.kind);
+  });
+
+  for (const row of rows) {
+    it(`${row.name}: arguments, optionality, defaults and enums as the spec gives them`, () => {
+      const tool = TOOLS.find((t) => t.name === row.name);
+      expect(tool).toBeDefined();
+      if (!tool) return;
+      const schema = inputSchemaOf(tool);
+      const nested = nestedProperties(schema);
+      const required = new Set(schema.required ?? []);
+      for (const arg of specArguments(row.argumentsCell)) {
+        const prop = schema.properties[arg.name] ?? nested[arg.name];
+        expect(prop, `${row.name}.${arg.name}`).toBeDefined();
+        if (schema.properties[arg.name] !== undefined) {
+          expect(required.has(arg.name), `${row.name}.${arg.name} required`).toBe(!arg.optional);
+        }
+        if (arg.default !== undefined) expect(prop?.default, `${row.name}.${arg.name}`).toBe(arg.default);
+        if (arg.enumValues) expect(prop?.enum, `${row.name}.${arg.name}`).toEqual(arg.enumValues);
+      }
+    });
+  }
+
+  it("lets only the tools whose spec row names it take expected_runtime_id", () => {
+    const named = rows.filter((r) => r.argumentsCell.includes("`expected_runtime_id")).map((r) => r.name);
+    const taking = TOOLS.filter((t) => "expected_runtime_id" in t.input.shape).map((t) => t.name);
+    expect(taking).toEqual(named);
+    expect(taking).toEqual(["health", "get_execution"]);
+  });
+
+  it("adds arguments beyond the spec's only where its row says 'plus optional'", () => {
+    for (const row of rows) {
+      const tool = TOOLS.find((t) => t.name === row.name);
+      if (!tool) continue;
+      const specNames = new Set(specArguments(row.argumentsCell).map((a) => a.name));
+      const extra = Object.keys(tool.input.shape).filter((k) => !specNames.has(k));
+      if (!row.argumentsCell.includes("plus optional")) expect(extra, row.name).toEqual([]);
+    }
+  });
+});
+
+describe("surface invariants over every tool", () => {
+  for (const tool of TOOLS) {
+    it(`${tool.name}: snake_case, titled, a description within ${DESCRIPTION_BUDGET} characters`, () => {
+      expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      expect(tool.title.length).toBeGreaterThan(0);
+      expect(tool.description.length).toBeGreaterThan(40);
+      expect(tool.description.length).toBeLessThanOrEqual(DESCRIPTION_BUDGET);
+    });
+
+    it(`${tool.name}: a top-level object input, no root union, every field described`, () => {
+      const schema = inputSchemaOf(tool) as JsonObjectSchema & Record<string, unknown>;
+      expect(schema.type).toBe("object");
+      for (const k of ["anyOf", "oneOf", "allOf", "not", "$ref"]) expect(schema[k], k).toBeUndefined();
+      expect(schema.additionalProperties).toBe(false);
+      for (const [key, prop] of Object.entries({ ...schema.properties, ...nestedProperties(schema) })) {
+        expect(typeof prop.description === "string" && prop.description.length > 0, `${key}`).toBe(true);
+        expect(key).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      }
+    });
+
+    it(`${tool.name}: refuses an unknown argument rather than dropping it`, () => {
+      const result = tool.input.safeParse({ zz_not_an_argument: 1 });
+      expect(result.success).toBe(false);
+      const codes = result.success ? [] : result.error.issues.map((i) => i.code);
+      expect(codes).toContain("unrecognized_keys");
+    });
+
+    it(`${tool.name}: a loose object output (extra keys from resmon pass)`, () => {
+      expect(tool.output.type).toBe("object");
+      expect(tool.output._zod.def.catchall?._zod.def.type).toBe("unknown");
+    });
+  }
+});
+
+describe("limits and pages", () => {
+  const withLimit = TOOLS.filter((t) => "limit" in t.input.shape);
+
+  it("pages every tool that takes a limit at 25 by default, with a stated ceiling of 100", () => {
+    expect(withLimit.length).toBeGreaterThan(0);
+    for (const t of withLimit) {
+      const prop = inputSchemaOf(t).properties.limit;
+      expect(prop?.default, t.name).toBe(25);
+      expect(prop?.maximum, t.name).toBe(100);
+      expect(prop?.description, t.name).toContain("100");
+      const limitOnly = t.input.shape.limit as z.ZodType;
+      expect(limitOnly.safeParse(101).success, t.name).toBe(false);
+      expect(limitOnly.safeParse(0).success, t.name).toBe(false);
+      expect(limitOnly.parse(undefined), t.name).toBe(25);
+    }
+  });
+
+  it("applies defaults on parse", () => {
+    const parsed = TOOL_BY_NAME.search_corpus.input.parse({ query: "diffusion" });
+    expect(parsed).toEqual({ query: "diffusion", mode: "keyword", limit: 25 });
+    expect(TOOL_BY_NAME.list_executions.input.parse({})).toEqual({ limit: 25, offset: 0 });
+  });
+
+  it("refuses an offset on search_corpus, which pages by cursor", () => {
+    expect(TOOL_BY_NAME.search_corpus.input.safeParse({ query: "x", offset: 25 }).success).toBe(false);
+    expect(TOOL_BY_NAME.search_corpus.input.safeParse({ query: "x", cursor: "abc" }).success).toBe(true);
+  });
+
+  it("takes dates as YYYY-MM-DD and ids as positive integers", () => {
+    const sweep = TOOL_BY_NAME.run_sweep.input;
+    const base = { query: "q", sources: ["arxiv"] };
+    expect(sweep.safeParse({ ...base, date_from: "2026-01-31" }).success).toBe(true);
+    expect(sweep.safeParse({ ...base, date_from: "31/01/2026" }).success).toBe(false);
+    expect(TOOL_BY_NAME.get_execution.input.safeParse({ exec_id: 0 }).success).toBe(false);
+    expect(TOOL_BY_NAME.get_execution.input.safeParse({ exec_id: 1.5 }).success).toBe(false);
+    expect(TOOL_BY_NAME.get_execution.input.safeParse({ exec_id: 7 }).success).toBe(true);
+  });
+
+  it("takes only a canonical lowercase UUID4 as expected_runtime_id", () => {
+    const input = TOOL_BY_NAME.health.input;
+    expect(input.safeParse({ expected_runtime_id: "a557b1b5-0382-4f28-a866-3d5bb2700f73" }).success).toBe(
+      true,
+    );
+    for (const bad of [
+      "",
+      "A557B1B5-0382-4F28-A866-3D5BB2700F73",
+      "a557b1b5-0382-1f28-a866-3d5bb2700f73",
+      "x",
+    ]) {
+      expect(input.safeParse({ expected_runtime_id: bad }).success, bad).toBe(false);
+    }
+  });
+
+  it("keeps the caveats a caller must receive in the descriptions", () => {
+    const d = (n: keyof typeof TOOL_BY_NAME) => TOOL_BY_NAME[n].description;
+    for (const n of ["run_sweep", "get_execution", "list_executions", "run_routine"] as const) {
+      expect(d(n), n).toMatch(/interrupted/);
+      expect(d(n), n).toMatch(/not failed/);
+    }
+    expect(d("run_routine").indexOf("queued")).toBeLessThan(d("run_routine").indexOf("execution_id"));
+    expect(d("get_watchdog_findings")).toMatch(/severity you do not know as not an alarm/);
+    expect(d("search_corpus")).toMatch(/different sets/);
+    expect(d("search_corpus")).toMatch(/offset is refused/);
+    expect(d("create_routine")).toMatch(/INACTIVE/);
+  });
+});
+
+interface JsonProp {
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  maximum?: number;
+  type?: string | string[];
+  properties?: Record<string, JsonProp>;
+}
+interface JsonObjectSchema {
+  type: string;
+  properties: Record<string, JsonProp>;
+  required?: string[];
+}
+
+const inputSchemaOf = (tool: ToolDef) => toToolJsonSchema(tool.input, "input") as unknown as JsonObjectSchema;
+
+/** Properties of object-valued arguments (create_routine's entity), one level down. */
+function nestedProperties(schema: JsonObjectSchema): Record<string, JsonProp> {
+  const out: Record<string, JsonProp> = {};
+  for (const prop of Object.values(schema.properties)) Object.assign(out, prop.properties ?? {});
+  return out;
+}
