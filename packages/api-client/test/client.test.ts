@@ -1,6 +1,6 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createResmonClient, type ResmonClient } from "../src/index.js";
+import { GUARD_SENTENCES, guardPasses } from "./helpers/fake-resmon.js";
 import {
   deadPort,
   HEALTH_BODY,
@@ -9,33 +9,6 @@ import {
   startServer,
   TOKEN,
 } from "./helpers/loopback-server.js";
-
-const GUARD_SENTENCES = {
-  host_refused: "resmon answers only requests addressed to 127.0.0.1 or localhost on its own port.",
-  origin_refused: "resmon answers browser requests only from its own window.",
-  token_missing: "This request needs resmon's local API token.",
-  token_invalid: "The local API token on this request is not this resmon's.",
-} as const;
-
-/** resmon's guard, in its order: Host, Origin, then the bearer token. */
-function guard(port: number, token: string) {
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
-    const refuse = (status: number, reason: keyof typeof GUARD_SENTENCES) => {
-      const headers: Record<string, string> = { "cache-control": "no-store" };
-      if (status === 401) headers["www-authenticate"] = 'Bearer realm="resmon"';
-      sendJson(res, status, { detail: { reason, message: GUARD_SENTENCES[reason] } }, headers);
-      return false;
-    };
-    if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`) {
-      return refuse(403, "host_refused");
-    }
-    if (req.headers.origin !== undefined) return refuse(403, "origin_refused");
-    const auth = req.headers.authorization;
-    if (auth === undefined) return refuse(401, "token_missing");
-    if (auth !== `Bearer ${token}`) return refuse(401, "token_invalid");
-    return true;
-  };
-}
 
 const servers: LoopbackServer[] = [];
 const clients: ResmonClient[] = [];
@@ -65,7 +38,7 @@ describe("what goes on the wire", () => {
   it("addresses 127.0.0.1:<port>, sends the bearer token and no Origin, for GET and for POST with a body", async () => {
     let port = 0;
     const server = await serve((req, res) => {
-      if (!guard(port, TOKEN)(req, res)) return;
+      if (!guardPasses(req, res, port, TOKEN)) return;
       if (req.url?.startsWith("/api/health")) sendJson(res, 200, HEALTH_BODY);
       else sendJson(res, 200, { execution_id: 11 });
     });
@@ -149,7 +122,7 @@ describe("guard refusals and HTTP errors come back typed", () => {
   it("a real guard refuses a wrong token with token_invalid", async () => {
     let port = 0;
     const server = await serve((req, res) => {
-      if (guard(port, TOKEN)(req, res)) sendJson(res, 200, HEALTH_BODY);
+      if (guardPasses(req, res, port, TOKEN)) sendJson(res, 200, HEALTH_BODY);
     });
     port = server.port;
     const answer = await clientFor(port, { token: "x".repeat(43) }).GET("/api/health");

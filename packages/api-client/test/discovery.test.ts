@@ -1,0 +1,309 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Discovery, type DiscoveryRefusal, discover, nothingNamedMessage } from "../src/index.js";
+import { startFakeResmon } from "./helpers/fake-resmon.js";
+import {
+  deadPort,
+  HEALTH_BODY,
+  type LoopbackServer,
+  sendJson,
+  startServer,
+  TOKEN,
+} from "./helpers/loopback-server.js";
+
+const OTHER_TOKEN = "other_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm";
+
+let root = "";
+let home = "";
+const servers: LoopbackServer[] = [];
+const discoveries: Discovery[] = [];
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "resmon-discovery-"));
+  home = join(root, "home");
+  await mkdir(home, { recursive: true });
+});
+
+afterEach(async () => {
+  await Promise.all(discoveries.splice(0).map((d) => (d.ok ? d.client.close() : undefined)));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await rm(root, { recursive: true, force: true });
+});
+
+async function fakeResmon(token = TOKEN, health: unknown = HEALTH_BODY): Promise<LoopbackServer> {
+  const server = await startFakeResmon(token, health);
+  servers.push(server);
+  return server;
+}
+
+async function put(path: string, text: string): Promise<string> {
+  await mkdir(join(path, ".."), { recursive: true });
+  await writeFile(path, text);
+  return path;
+}
+
+/** The packaged app's default state dir under the temp home (linux, no XDG_STATE_HOME). */
+function defaultState(): string {
+  return join(home, ".local", "state", "resmon");
+}
+
+async function run(
+  env: Record<string, string>,
+  extra: { expectedRuntimeId?: string } = {},
+): Promise<Discovery> {
+  const found = await discover({ env, platform: "linux", homedir: home, probeTimeoutMs: 1_000, ...extra });
+  discoveries.push(found);
+  return found;
+}
+
+function refusalOf(found: Discovery): DiscoveryRefusal {
+  if (found.ok) throw new Error(`expected a refusal, discovered ${found.baseUrl}`);
+  expect(found.refusal.message).not.toContain(TOKEN);
+  expect(found.refusal.message).not.toContain(OTHER_TOKEN);
+  return found.refusal;
+}
+
+describe("which port is named", () => {
+  it("nothing named: refuses with the spec's sentence naming the default port file, and tries nothing", async () => {
+    const refusal = refusalOf(await run({}));
+    const portFile = join(defaultState(), "resmon.port");
+    expect(refusal).toEqual({
+      kind: "nothing_named",
+      message: nothingNamedMessage(portFile),
+      tried: [],
+      portFile,
+      stateDir: defaultState(),
+    });
+    expect(refusal.message).toContain(
+      `the port file a running resmon writes at ${portFile}. Neither named a port.`,
+    );
+  });
+
+  it("RESMON_STATE_DIR alone is not naming the instance, even when it holds a live instance's files", async () => {
+    const live = await fakeResmon();
+    const stateDir = join(root, "state");
+    await put(join(stateDir, "resmon.port"), `${live.port}\n`);
+    await put(join(stateDir, `api-token-${live.port}`), TOKEN);
+    await put(join(stateDir, "resmon.db"), "");
+    const refusal = refusalOf(await run({ RESMON_STATE_DIR: stateDir }));
+    expect(refusal.kind).toBe("nothing_named");
+    expect(refusal.tried).toEqual([]);
+    expect(refusal.stateDir).toBe(stateDir);
+    expect(live.received).toHaveLength(0);
+  });
+
+  it("RESMON_PORT wins over the port file", async () => {
+    const byEnv = await fakeResmon();
+    const byFile = await fakeResmon();
+    const stateDir = join(root, "state");
+    await put(join(stateDir, `api-token-${byEnv.port}`), TOKEN);
+    await put(join(stateDir, `api-token-${byFile.port}`), TOKEN);
+    const portFile = await put(join(root, "db", "resmon.port"), String(byFile.port));
+    const found = await run({
+      RESMON_PORT: String(byEnv.port),
+      RESMON_PORT_FILE: portFile,
+      RESMON_STATE_DIR: stateDir,
+    });
+    expect(found).toMatchObject({ ok: true, port: byEnv.port, portSource: "RESMON_PORT", stateDir });
+    expect(byEnv.received).toHaveLength(1);
+    expect(byFile.received).toHaveLength(0);
+  });
+
+  it("reads a port file with surrounding whitespace", async () => {
+    const live = await fakeResmon();
+    const portFile = await put(join(root, "db", "resmon.port"), `  \n ${live.port} \r\n\n`);
+    await put(join(defaultState(), `api-token-${live.port}`), `${TOKEN}\n`);
+    const found = await run({ RESMON_PORT_FILE: portFile });
+    expect(found).toMatchObject({
+      ok: true,
+      port: live.port,
+      portSource: "port_file",
+      portFile,
+      stateDir: defaultState(),
+    });
+  });
+
+  it("RESMON_PORT_FILE wins over RESMON_DB_PATH; RESMON_DB_PATH alone puts the port file beside the database", async () => {
+    const a = await fakeResmon();
+    const b = await fakeResmon();
+    await put(join(defaultState(), `api-token-${a.port}`), TOKEN);
+    await put(join(defaultState(), `api-token-${b.port}`), TOKEN);
+    const explicit = await put(join(root, "explicit", "custom.port"), String(a.port));
+    const dbDir = join(root, "checkout");
+    await put(join(dbDir, "resmon.port"), String(b.port));
+    const dbPath = join(dbDir, "resmon.db");
+
+    const both = await run({ RESMON_PORT_FILE: explicit, RESMON_DB_PATH: dbPath });
+    expect(both).toMatchObject({ ok: true, port: a.port, portFile: explicit });
+    const dbOnly = await run({ RESMON_DB_PATH: dbPath });
+    expect(dbOnly).toMatchObject({ ok: true, port: b.port, portFile: join(dbDir, "resmon.port") });
+  });
+
+  it("with nothing set, reads the port file beside the packaged app's default database", async () => {
+    const live = await fakeResmon();
+    await put(join(defaultState(), "resmon.port"), String(live.port));
+    await put(join(defaultState(), `api-token-${live.port}`), TOKEN);
+    const found = await run({});
+    expect(found).toMatchObject({
+      ok: true,
+      port: live.port,
+      portSource: "port_file",
+      baseUrl: `http://127.0.0.1:${live.port}`,
+    });
+  });
+
+  it.each(["abc", "0", "65536", "80 80", "-1"])(
+    "RESMON_PORT=%j is a bad port and nothing is tried",
+    async (value) => {
+      const refusal = refusalOf(await run({ RESMON_PORT: value }));
+      expect(refusal).toMatchObject({ kind: "bad_port", tried: [] });
+      expect(refusal.message).toContain("RESMON_PORT");
+    },
+  );
+
+  it("a port file that holds no port is a bad port, naming the file", async () => {
+    const portFile = await put(join(root, "db", "resmon.port"), "not a port\n");
+    const refusal = refusalOf(await run({ RESMON_PORT_FILE: portFile }));
+    expect(refusal).toMatchObject({ kind: "bad_port", tried: [], portFile });
+    expect(refusal.message).toContain(portFile);
+  });
+});
+
+describe("the named instance", () => {
+  it("a dead named port is refused naming that port, and nothing else is asked", async () => {
+    // Another live resmon, fully published at the default location, must not be reached.
+    const other = await fakeResmon(OTHER_TOKEN);
+    await put(join(defaultState(), "resmon.port"), String(other.port));
+    await put(join(defaultState(), `api-token-${other.port}`), OTHER_TOKEN);
+    const port = await deadPort();
+    await put(join(defaultState(), `api-token-${port}`), TOKEN);
+
+    const refusal = refusalOf(await run({ RESMON_PORT: String(port) }));
+    expect(refusal).toMatchObject({
+      kind: "not_answering",
+      port,
+      tried: [`http://127.0.0.1:${port}`],
+      tokenFile: join(defaultState(), `api-token-${port}`),
+    });
+    expect(refusal.message).toContain("resmon is not running. Start the resmon app and try again.");
+    expect(refusal.message).toContain(`http://127.0.0.1:${port}`);
+    expect(other.received).toHaveLength(0);
+    expect(other.connections).toBe(0);
+  });
+
+  it("a named port that never answers is not_answering after the probe timeout", async () => {
+    const silent = await startServer(() => {
+      /* accepts, never answers */
+    });
+    servers.push(silent);
+    await put(join(defaultState(), `api-token-${silent.port}`), TOKEN);
+    const started = Date.now();
+    const refusal = refusalOf(await run({ RESMON_PORT: String(silent.port) }));
+    expect(refusal.kind).toBe("not_answering");
+    expect(refusal.message).toContain("did not answer within 1000 ms");
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it("no token file for the port: refused naming the path, without a request", async () => {
+    const live = await fakeResmon();
+    const stateDir = join(root, "state");
+    const refusal = refusalOf(await run({ RESMON_PORT: String(live.port), RESMON_STATE_DIR: stateDir }));
+    const tokenFile = join(stateDir, `api-token-${live.port}`);
+    expect(refusal).toMatchObject({ kind: "no_token_file", port: live.port, tokenFile, stateDir });
+    expect(refusal.message).toContain(tokenFile);
+    expect(refusal.message).not.toMatch(/not running/);
+    expect(live.received).toHaveLength(0);
+  });
+
+  it("a token file that does not hold a token counts as no token", async () => {
+    const live = await fakeResmon();
+    await put(join(defaultState(), `api-token-${live.port}`), "short\n");
+    const refusal = refusalOf(await run({ RESMON_PORT: String(live.port) }));
+    expect(refusal.kind).toBe("no_token_file");
+    expect(refusal.message).toContain("does not hold a token");
+  });
+
+  it("a stale token is refused as token_refused", async () => {
+    const live = await fakeResmon(TOKEN);
+    await put(join(defaultState(), `api-token-${live.port}`), OTHER_TOKEN);
+    const refusal = refusalOf(await run({ RESMON_PORT: String(live.port) }));
+    expect(refusal).toMatchObject({
+      kind: "token_refused",
+      port: live.port,
+      tried: [`http://127.0.0.1:${live.port}`],
+    });
+    expect(refusal.message).toContain("token_invalid");
+    expect(refusal.message).not.toMatch(/not running/);
+    expect(live.received[0]?.headers.authorization).toBe(`Bearer ${OTHER_TOKEN}`);
+  });
+
+  it.each([
+    ["an HTML page", 200, "text/html", "<html><body>hello</body></html>"],
+    ["JSON that is not a health report", 200, "application/json", '{"hello": "world"}'],
+    ["a 404", 404, "application/json", '{"detail": "Not Found"}'],
+    ["a 500 with an empty body", 500, "text/plain", ""],
+  ])(
+    "a port answered by something that is not resmon (%s) is not_resmon",
+    async (_what, status, type, body) => {
+      const stranger = await startServer((_req, res) => {
+        res.writeHead(status, { "content-type": type });
+        res.end(body);
+      });
+      servers.push(stranger);
+      await put(join(defaultState(), `api-token-${stranger.port}`), TOKEN);
+      const refusal = refusalOf(await run({ RESMON_PORT: String(stranger.port) }));
+      expect(refusal).toMatchObject({ kind: "not_resmon", tried: [`http://127.0.0.1:${stranger.port}`] });
+      expect(refusal.message).toContain("Something answered");
+      expect(refusal.message).not.toMatch(/not running/);
+    },
+  );
+});
+
+describe("a confirmed instance", () => {
+  it("returns a working client, the health report and the parsed identity", async () => {
+    const live = await fakeResmon();
+    await put(join(defaultState(), `api-token-${live.port}`), TOKEN);
+    const found = await run({ RESMON_PORT: String(live.port) });
+    if (!found.ok) throw new Error(found.refusal.message);
+    expect(found.health).toEqual(HEALTH_BODY);
+    expect(found.identity).toEqual({ ok: true, identity: HEALTH_BODY.identity });
+    expect(found.identityMatchesExpected).toBeUndefined();
+    const routines = await found.client.GET("/api/routines");
+    expect(routines).toMatchObject({ ok: true, data: [] });
+    const { client: _client, ...rest } = found;
+    expect(JSON.stringify(rest)).not.toContain(TOKEN);
+  });
+
+  it("reports whether the identity matches an expected runtime id", async () => {
+    const live = await fakeResmon();
+    await put(join(defaultState(), `api-token-${live.port}`), TOKEN);
+    const same = await run(
+      { RESMON_PORT: String(live.port) },
+      { expectedRuntimeId: HEALTH_BODY.identity.runtime_id },
+    );
+    const other = await run(
+      { RESMON_PORT: String(live.port) },
+      { expectedRuntimeId: "11111111-2222-4333-8444-555555555555" },
+    );
+    expect(same).toMatchObject({ ok: true, identityMatchesExpected: true });
+    expect(other).toMatchObject({ ok: true, identityMatchesExpected: false });
+    expect(live.received.every((r) => r.url === "/api/health")).toBe(true);
+  });
+
+  it("a health report without identity still connects, with identity missing", async () => {
+    const { identity: _identity, ...older } = HEALTH_BODY;
+    const live = await fakeResmon(TOKEN, older);
+    await put(join(defaultState(), `api-token-${live.port}`), TOKEN);
+    const found = await run({ RESMON_PORT: String(live.port) });
+    expect(found).toMatchObject({ ok: true, identity: { ok: false, problem: "missing" } });
+  });
+
+  it("answers a sendJson-shaped health from any status handler", async () => {
+    const server = await startServer((_req, res) => sendJson(res, 200, { status: "ok" }));
+    servers.push(server);
+    await put(join(defaultState(), `api-token-${server.port}`), TOKEN);
+    expect(await run({ RESMON_PORT: String(server.port) })).toMatchObject({ ok: true });
+  });
+});

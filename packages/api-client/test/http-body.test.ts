@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { httpErrorFrom, parseRetryAfter, parseSuccessBody } from "../src/http-body.js";
+
+const reply = (status: number, type: string | null, text: string) => ({
+  status,
+  statusText: "",
+  headers: new Headers(type ? { "content-type": type } : {}),
+  bytes: new TextEncoder().encode(text),
+});
+
+describe("parseRetryAfter", () => {
+  it("reads delta-seconds and HTTP dates", () => {
+    expect(parseRetryAfter("7")).toBe(7);
+    expect(parseRetryAfter(" 0 ")).toBe(0);
+    const now = Date.parse("2026-11-30T06:00:00Z");
+    expect(parseRetryAfter("Mon, 30 Nov 2026 06:00:10 GMT", now)).toBe(10);
+    expect(parseRetryAfter("Mon, 30 Nov 2026 05:00:00 GMT", now)).toBe(0);
+  });
+  it("ignores what it cannot read", () => {
+    expect(parseRetryAfter(null)).toBeUndefined();
+    expect(parseRetryAfter("soon")).toBeUndefined();
+    expect(parseRetryAfter("-3")).toBeUndefined();
+  });
+});
+
+describe("parseSuccessBody", () => {
+  it("parses JSON and keeps CSV / RIS / BibTeX as text", () => {
+    expect(parseSuccessBody(reply(200, "application/json", '{"a":1}'))).toEqual({ ok: true, data: { a: 1 } });
+    expect(parseSuccessBody(reply(200, "text/csv; charset=utf-8", "a,b\r\n"))).toEqual({
+      ok: true,
+      data: "a,b\r\n",
+    });
+    expect(parseSuccessBody(reply(200, "application/x-research-info-systems", "TY  - JOUR"))).toMatchObject({
+      ok: true,
+      data: "TY  - JOUR",
+    });
+    expect(parseSuccessBody(reply(201, null, '{"id":4}'))).toEqual({ ok: true, data: { id: 4 } });
+  });
+  it("calls a 2xx that is not JSON malformed", () => {
+    expect(parseSuccessBody(reply(200, "application/json", "<html>"))).toMatchObject({
+      ok: false,
+      error: { kind: "malformed", status: 200 },
+    });
+  });
+});
+
+describe("httpErrorFrom", () => {
+  it("takes the guard reason only from an object detail with a known reason", () => {
+    expect(
+      httpErrorFrom(reply(401, "application/json", '{"detail":{"reason":"token_invalid","message":"m"}}')),
+    ).toMatchObject({ reason: "token_invalid", message: "m" });
+    expect(
+      httpErrorFrom(reply(403, "application/json", '{"detail":{"reason":"other"}}')).reason,
+    ).toBeUndefined();
+    expect(
+      httpErrorFrom(reply(404, "application/json", '{"detail":"token_invalid"}')).reason,
+    ).toBeUndefined();
+  });
+  it("keeps a non-JSON body out of the detail", () => {
+    const error = httpErrorFrom(reply(500, "text/plain", "Internal Server Error"));
+    expect(error).toEqual({ kind: "http", status: 500, message: "resmon answered HTTP 500." });
+  });
+});
