@@ -1,0 +1,103 @@
+import { randomUUID } from "node:crypto";
+import type { Json, Store } from "./model.js";
+import { buildStore, type SeedName } from "./seed/index.js";
+
+export type IdentityMode = "normal" | "missing" | "malformed" | "unsupported" | "null_schema";
+/** ready: ranks by meaning; no_model: declines (nothing configured); extension_unavailable: the vector index will not load. */
+export type EmbeddingState = "ready" | "no_model" | "extension_unavailable";
+
+export interface Admission {
+  maxConcurrent: number;
+  queueLimit: number;
+  runDurationMs: number;
+}
+
+export const SCHEMA_VERSION = 21;
+export const BACKEND_VERSION = "2.3.0";
+
+/** What one running backend process holds: the store plus everything that is per-start. */
+export class Backend {
+  store: Store;
+  runtimeId = randomUUID();
+  startedAt = new Date().toISOString().replace("Z", "+00:00");
+  identityMode: IdentityMode = "normal";
+  embeddingState: EmbeddingState = "ready";
+  /** When set, only these papers count as embedded (to reach the "nothing else is embedded" answer). */
+  embeddedOnly: Set<number> | null = null;
+  admission: Admission = { maxConcurrent: 3, queueLimit: 16, runDurationMs: 1500 };
+  /** Executions holding an admission slot. */
+  active = new Set<number>();
+  /** Routine fires waiting for a slot, oldest first. */
+  queue: number[] = [];
+  /** routine id -> execution holding its claim. */
+  claims = new Map<number, number>();
+  timers = new Set<NodeJS.Timeout>();
+
+  constructor(readonly seed: SeedName) {
+    this.store = buildStore(seed);
+  }
+
+  /** A restart: new runtime id, running work ends interrupted the way resmon's startup reconciles it. */
+  restart(): void {
+    this.clearTimers();
+    const now = nowUtc();
+    for (const id of this.active) {
+      const e = this.store.executions.get(id);
+      if (e && e.status === "running") {
+        e.status = "interrupted";
+        e.interrupted_reason = "daemon_restart";
+        e.end_time = now;
+      }
+    }
+    this.active.clear();
+    this.queue = [];
+    this.claims.clear();
+    this.runtimeId = randomUUID();
+    this.startedAt = now;
+  }
+
+  clearTimers(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  later(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  isEmbedded(id: number): boolean {
+    if (this.embeddingState !== "ready") return false;
+    if (this.embeddedOnly) return this.embeddedOnly.has(id);
+    return this.store.embedded.has(id);
+  }
+
+  identity(): Json | undefined {
+    const base = {
+      contract_version: 1,
+      runtime_id: this.runtimeId,
+      schema_version: SCHEMA_VERSION,
+      corpus_id: null,
+      build_id: null,
+    };
+    switch (this.identityMode) {
+      case "normal":
+        return base;
+      case "missing":
+        return undefined;
+      case "malformed":
+        return { ...base, runtime_id: "not-a-runtime-id" };
+      case "unsupported":
+        return { ...base, contract_version: 2 };
+      case "null_schema":
+        return { ...base, schema_version: null };
+    }
+  }
+}
+
+export function nowUtc(): string {
+  return new Date().toISOString().replace("Z", "+00:00");
+}

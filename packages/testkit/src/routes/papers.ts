@@ -1,0 +1,313 @@
+import type { Backend } from "../backend.js";
+import type { JsonObject, Paper } from "../model.js";
+import { type Ctx, detail, first, intParam, isReply, ok, type Reply } from "../reply.js";
+import { distance, EMBEDDING_MODEL, embed } from "../vectors.js";
+import { byNewest, paperRow } from "../views.js";
+import { sourceName } from "./executions.js";
+
+const COUNT_CAP = 10000;
+const MAX_PAGE = 200;
+
+export const NO_MODEL_RANKING =
+  "No embedding model is configured, so resmon cannot rank by meaning. Set one up in Settings → AI → Embeddings.";
+const NO_EXTENSION_RANKING =
+  "The vector index cannot be loaded in this build, so resmon cannot rank by meaning.";
+
+interface SearchBody {
+  query?: unknown;
+  limit?: unknown;
+  sort?: unknown;
+  cursor?: unknown;
+  sources?: unknown;
+  authors?: unknown;
+  categories?: unknown;
+  date_from?: unknown;
+  date_to?: unknown;
+}
+
+function strings(x: unknown): string[] | null {
+  return Array.isArray(x) && x.length > 0 ? x.map(String) : null;
+}
+
+/** The structured filters (sources, authors, categories, dates); the phrase is applied separately. */
+function structuredFilter(body: SearchBody): (p: Paper) => boolean {
+  const sources = strings(body.sources);
+  const authors = strings(body.authors);
+  const categories = strings(body.categories);
+  const from = typeof body.date_from === "string" && body.date_from ? body.date_from : null;
+  const to = typeof body.date_to === "string" && body.date_to ? body.date_to : null;
+  return (p) =>
+    (!sources || sources.includes(p.source_repository)) &&
+    (!authors || p.authors.split(", ").some((a) => authors.includes(a))) &&
+    (!categories || p.categories.split(", ").some((c) => categories.includes(c))) &&
+    (!from || (p.publication_date !== null && p.publication_date >= from)) &&
+    (!to || (p.publication_date !== null && p.publication_date <= to));
+}
+
+/** An AND over every word, the last one as a prefix, across title and abstract (resmon's FTS query). */
+function textFilter(query: string): (p: Paper) => boolean {
+  const tokens = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return (p) => {
+    const text = `${p.title} ${p.abstract ?? ""}`.toLowerCase();
+    const hay = text.split(/[^\p{L}\p{N}]+/u);
+    return tokens.every((t, i) => {
+      const clean = t.replace(/[^\p{L}\p{N}]+/gu, "");
+      if (!clean) return true;
+      return i === tokens.length - 1 ? hay.some((w) => w.startsWith(clean)) : hay.includes(clean);
+    });
+  };
+}
+
+function pageSize(raw: unknown): number {
+  const n = typeof raw === "number" ? Math.trunc(raw) : 50;
+  return Math.max(1, Math.min(n, MAX_PAGE));
+}
+
+function newestPage(backend: Backend, body: SearchBody, limit: number): Reply | JsonObject {
+  const query = typeof body.query === "string" ? body.query.trim() : "";
+  const structured = structuredFilter(body);
+  const text = query ? textFilter(query) : () => true;
+  const matching = backend.store.papers.filter((p) => structured(p) && text(p)).sort(byNewest);
+  let start = 0;
+  if (typeof body.cursor === "string" && body.cursor) {
+    const cut = body.cursor.lastIndexOf("|");
+    const idText = cut < 0 ? "" : body.cursor.slice(cut + 1);
+    if (cut < 0 || !/^-?\d+$/.test(idText)) return detail(400, `Malformed cursor: '${body.cursor}'`);
+    const date = body.cursor.slice(0, cut);
+    const id = Number(idText);
+    // Seek: the first row strictly after (date, id) in (pub_sort DESC, id DESC).
+    start = matching.findIndex((p) => {
+      const d = p.publication_date ?? "";
+      return d < date || (d === date && p.id < id);
+    });
+    if (start < 0) start = matching.length;
+  }
+  const page = matching.slice(start, start + limit);
+  const hasMore = start + limit < matching.length;
+  const last = page[page.length - 1];
+  return {
+    results: page.map(paperRow),
+    next_cursor: hasMore && last ? `${last.publication_date ?? ""}|${last.id}` : null,
+    has_more: hasMore,
+    total: Math.min(matching.length, COUNT_CAP),
+    total_is_capped: matching.length > COUNT_CAP,
+    count_cap: COUNT_CAP,
+    used_full_text_index: query.length > 0,
+    page_size: limit,
+    sort: "newest",
+  };
+}
+
+function similarityPage(backend: Backend, body: SearchBody, limit: number): JsonObject {
+  const query = typeof body.query === "string" ? body.query.trim() : "";
+  const candidates = backend.store.papers.filter(structuredFilter(body)).sort(byNewest).slice(0, COUNT_CAP);
+  const target = embed(query);
+  const ranked = candidates
+    .filter((p) => backend.isEmbedded(p.id))
+    .map((p) => ({ p, d: distance(target, embed(`${p.title} ${p.abstract ?? ""}`)) }))
+    .sort((a, b) => a.d - b.d || b.p.id - a.p.id);
+  const unranked = candidates.filter((p) => !backend.isEmbedded(p.id));
+  const ordered = [
+    ...ranked.map((r) => ({ p: r.p, d: r.d as number | null })),
+    ...unranked.map((p) => ({ p, d: null })),
+  ];
+  const raw = typeof body.cursor === "string" ? Number.parseInt(body.cursor, 10) : 0;
+  const offset = Number.isFinite(raw) && raw > 0 ? raw : 0;
+  const window = ordered.slice(offset, offset + limit);
+  const hasMore = offset + limit < ordered.length;
+  return {
+    results: window.map(({ p, d }) => ({ ...paperRow(p), distance: d })),
+    next_cursor: hasMore ? String(offset + window.length) : null,
+    has_more: hasMore,
+    total: Math.min(ordered.length, COUNT_CAP),
+    total_is_capped: candidates.length >= COUNT_CAP,
+    count_cap: COUNT_CAP,
+    used_full_text_index: false,
+    page_size: limit,
+    sort: "similarity",
+    ranked_count: ranked.length,
+    unranked_count: unranked.length,
+    model: EMBEDDING_MODEL,
+  };
+}
+
+export function explorerSearch(ctx: Ctx): Reply {
+  const body = (ctx.body ?? {}) as SearchBody;
+  const limit = pageSize(body.limit);
+  const query = typeof body.query === "string" ? body.query.trim() : "";
+  if (body.sort === "similarity") {
+    const declined =
+      ctx.backend.embeddingState === "no_model"
+        ? NO_MODEL_RANKING
+        : ctx.backend.embeddingState === "extension_unavailable"
+          ? NO_EXTENSION_RANKING
+          : !query
+            ? "Ranking by meaning needs a search phrase and an embedding model. Showing the newest first."
+            : null;
+    if (!declined) return ok(similarityPage(ctx.backend, body, limit));
+    const page = newestPage(ctx.backend, body, limit);
+    if ("status" in page && "body" in page) return page as Reply;
+    return ok({ ...page, similarity_unavailable: declined });
+  }
+  const page = newestPage(ctx.backend, body, limit);
+  if ("status" in page && "body" in page) return page as Reply;
+  return ok(page);
+}
+
+const NOTHING_EMBEDDED =
+  "Nothing is embedded yet, so resmon has nothing to compare this paper against. Set up an embedding model in Settings → AI.";
+
+export function similar(ctx: Ctx): Reply {
+  const id = intParam(ctx.params.document_id, "document_id", "path");
+  if (isReply(id)) return id;
+  const k = intParam(first(ctx.query, "k"), "k", "query");
+  if (isReply(k)) return k;
+  const b = ctx.backend;
+  const docId = id ?? 0;
+  if (b.embeddingState === "no_model")
+    return ok({ document_id: docId, model: null, neighbours: [], reason: NOTHING_EMBEDDED });
+  const base = { document_id: docId, model: EMBEDDING_MODEL };
+  if (b.embeddingState === "extension_unavailable") {
+    return ok({
+      ...base,
+      neighbours: [],
+      reason: "The sqlite-vec extension could not be loaded in this backend.",
+    });
+  }
+  const self = b.store.paperById.get(docId);
+  if (!self || !b.isEmbedded(docId)) {
+    return ok({
+      ...base,
+      neighbours: [],
+      reason:
+        "This paper has no vector for the current model, so resmon cannot say what it is like. Run the backfill in Settings to include it.",
+    });
+  }
+  const target = embed(`${self.title} ${self.abstract ?? ""}`);
+  const neighbours = b.store.papers
+    .filter((p) => p.id !== docId && b.isEmbedded(p.id))
+    .map((p) => ({ p, d: distance(target, embed(`${p.title} ${p.abstract ?? ""}`)) }))
+    .sort((x, y) => x.d - y.d || y.p.id - x.p.id)
+    .slice(0, Math.max(1, k ?? 10));
+  if (neighbours.length === 0) {
+    return ok({
+      ...base,
+      neighbours: [],
+      reason: "Nothing else in the corpus is embedded with this model yet.",
+    });
+  }
+  return ok({
+    ...base,
+    neighbours: neighbours.map(({ p, d }) => ({
+      ...paperRow(p),
+      distance: d,
+      source_repository: p.source_repository,
+    })),
+    reason: null,
+  });
+}
+
+const CANNOT_SEE_TEXT =
+  "resmon stores each paper's title, abstract, authors and categories — not its full text. A keyword could appear in the body of the paper, in publisher-supplied keywords, or in an indexing term such as MeSH, and resmon would have no way to see it.";
+
+const COMBINATION: Record<string, [string, string]> = {
+  arxiv: [
+    "Implicit AND",
+    "arXiv treats space-separated terms in the all: field as implicit AND across title, abstract, and author.",
+  ],
+  semantic_scholar: [
+    "Relevance-ranked",
+    "Semantic Scholar's paper search ranks by relevance across multiple fields; not a strict boolean.",
+  ],
+};
+
+export function why(ctx: Ctx): Reply {
+  const id = intParam(ctx.params.doc_id, "doc_id", "path");
+  if (isReply(id)) return id;
+  const execFilter = intParam(first(ctx.query, "execution_id"), "execution_id", "query");
+  if (isReply(execFilter)) return execFilter;
+  const p = id === undefined ? undefined : ctx.backend.store.paperById.get(id);
+  if (!p) return detail(404, `No document with id ${ctx.params.doc_id}`);
+  const runs = [...ctx.backend.store.executions.values()]
+    .filter((e) => e.document_ids.includes(p.id) && (execFilter === undefined || e.id === execFilter))
+    .sort((a, b) => a.id - b.id);
+  const keywords = [...new Set(runs.flatMap((e) => e.keywords ?? []))];
+  const fields: [string, string][] = [
+    ["title", p.title],
+    ["abstract", p.abstract ?? ""],
+    ["categories", p.categories],
+    ["authors", p.authors],
+  ];
+  const rows = keywords.map((k) => {
+    const hit = fields.filter(([, text]) => text.toLowerCase().includes(k.toLowerCase())).map(([f]) => f);
+    return { keyword: k, matched: hit.length > 0, fields: hit };
+  });
+  const matched = rows.filter((r) => r.matched).length;
+  const [combination, notes] = COMBINATION[p.source_repository] ?? [
+    "Relevance-ranked",
+    `${sourceName(p.source_repository)} ranks by relevance; a result need not contain every keyword.`,
+  ];
+  const verdict =
+    keywords.length === 0
+      ? "no_keywords_recorded"
+      : matched === keywords.length
+        ? "all_matched"
+        : matched > 0
+          ? "some_matched"
+          : "none_matched";
+  const headline =
+    verdict === "no_keywords_recorded"
+      ? "This run did not record the keywords it used, so there is nothing to check the paper against."
+      : verdict === "none_matched"
+        ? "None of the keywords appears in what resmon stores for this paper. Most sources rank by relevance, so this is expected rather than a fault."
+        : `${matched} of ${keywords.length} keywords appear in what resmon stores for this paper.`;
+  return ok({
+    document: {
+      id: p.id,
+      title: p.title,
+      source_repository: p.source_repository,
+      doi: p.doi,
+      publication_date: p.publication_date,
+      first_seen_at: p.first_seen_at,
+    },
+    source: {
+      slug: p.source_repository,
+      name: sourceName(p.source_repository),
+      keyword_combination: combination,
+      keyword_combination_notes: notes,
+      resmon_filtered_locally: false,
+    },
+    runs: runs.map((e) => ({
+      execution_id: e.id,
+      execution_type: e.execution_type,
+      start_time: e.start_time,
+      routine_name:
+        e.routine_id === null ? null : (ctx.backend.store.routines.get(e.routine_id)?.name ?? null),
+      keywords: e.keywords ?? [],
+    })),
+    keywords: rows,
+    matched_count: matched,
+    keyword_count: keywords.length,
+    verdict,
+    headline,
+    what_resmon_cannot_see: [
+      CANNOT_SEE_TEXT,
+      `${sourceName(p.source_repository)} combines terms as: ${combination}. ${notes}`,
+    ],
+    fields_checked: ["title", "abstract", "categories", "authors"],
+  });
+}
+
+export function lifecycle(ctx: Ctx): Reply {
+  const id = intParam(ctx.params.doc_id, "doc_id", "path");
+  if (isReply(id)) return id;
+  if (id === undefined || !ctx.backend.store.paperById.has(id))
+    return detail(404, `No document with id ${ctx.params.doc_id}`);
+  const l = ctx.backend.store.lifecycle.get(id);
+  return ok({
+    document_id: id,
+    events: l?.events ?? [],
+    checked_at: l?.checked_at ?? null,
+    check_status: l?.check_status ?? null,
+  });
+}

@@ -1,0 +1,198 @@
+import { type Backend, nowUtc } from "./backend.js";
+import type { Execution, JsonObject, SourceOutcome } from "./model.js";
+import { byNewest } from "./views.js";
+
+const KNOWN_SOURCES = new Set([
+  "arxiv",
+  "openalex",
+  "crossref",
+  "pubmed",
+  "europepmc",
+  "semantic_scholar",
+  "biorxiv",
+  "medrxiv",
+  "doaj",
+  "plos",
+  "core",
+  "dblp",
+  "hal",
+  "ieee",
+  "nasa_ads",
+  "springer",
+]);
+const DATE_RANGE_SOURCES = new Set(["biorxiv", "medrxiv"]);
+
+export interface RunRequest {
+  executionType: string;
+  routineId: number | null;
+  query: string;
+  repositories: string[];
+  dateFrom: string | null;
+  dateTo: string | null;
+  maxResults: number;
+}
+
+/** Start an execution that holds an admission slot and ends `runDurationMs` later. */
+export function startExecution(backend: Backend, req: RunRequest): Execution {
+  const id = backend.store.next.execution++;
+  const now = nowUtc();
+  const parameters: JsonObject = { query: req.query, repositories: req.repositories };
+  if (req.dateFrom) parameters.date_from = req.dateFrom;
+  if (req.dateTo) parameters.date_to = req.dateTo;
+  const ranged = req.repositories.filter((r) => DATE_RANGE_SOURCES.has(r));
+  if (!req.dateFrom && ranged.length) {
+    const before = req.dateTo ? "end_date" : "run";
+    const end = req.dateTo ?? now.slice(0, 10);
+    const start = new Date(Date.parse(`${end}T00:00:00Z`) - 3 * 86400000).toISOString().slice(0, 10);
+    const starts: JsonObject = {};
+    for (const r of ranged) {
+      starts[r] = {
+        date_from: start,
+        days: 3,
+        before,
+        sentence: `No start date was given, so resmon asked ${r === "biorxiv" ? "bioRxiv" : "medRxiv"} for the 3 days before the ${before === "run" ? "run started" : "end date"} (from ${start}).`,
+      };
+    }
+    parameters.default_starts = starts;
+  }
+  const e: Execution = {
+    id,
+    execution_type: req.executionType,
+    routine_id: req.routineId,
+    saved_configuration_id: null,
+    saved_configuration_name: null,
+    parameters,
+    start_time: now.replace("+00:00", "Z").replace(/\.\d+Z$/, "Z"),
+    end_time: null,
+    status: "running",
+    result_count: 0,
+    new_result_count: 0,
+    log_path: `<state-root>/reports/logs/log_${req.executionType}_${id}.txt`,
+    result_path: null,
+    error_message: null,
+    progress_events: JSON.stringify([
+      {
+        type: "execution_start",
+        execution_id: id,
+        execution_type: req.executionType,
+        repositories: req.repositories,
+      },
+    ]),
+    current_stage: "querying sources",
+    owner_pid: process.pid,
+    owner_runtime_id: backend.runtimeId,
+    last_seen_at_utc: now,
+    interrupted_reason: null,
+    restarted_from: null,
+    cancel_reason: null,
+    dedup: null,
+    request_id: null,
+    selection: [...new Set(req.repositories)],
+    sources: [],
+    document_ids: [],
+    new_document_ids: [],
+    query: req.query,
+    keywords: [req.query],
+    date_from: req.dateFrom,
+    date_to: req.dateTo,
+    max_results: req.maxResults,
+  };
+  backend.store.executions.set(id, e);
+  backend.active.add(id);
+  if (req.routineId !== null) backend.claims.set(req.routineId, id);
+  backend.later(backend.admission.runDurationMs, () => finishExecution(backend, e));
+  return e;
+}
+
+function finishExecution(backend: Backend, e: Execution): void {
+  if (e.status !== "running") return;
+  const words = (e.query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const recorded = nowUtc().slice(0, 19).replace("T", " ");
+  const found: number[] = [];
+  const outcomes: SourceOutcome[] = (e.selection ?? []).map((source) => {
+    if (!KNOWN_SOURCES.has(source)) {
+      return {
+        source,
+        status: "error",
+        result_count: 0,
+        zero_reason: null,
+        zero_detail: null,
+        in_part: false,
+        error_message: `Unknown repository: ${source}`,
+        recorded_at: recorded,
+        sent: [],
+      };
+    }
+    const hits = backend.store.papers
+      .filter((p) => p.source_repository === source && words.every((w) => p.title.toLowerCase().includes(w)))
+      .filter(
+        (p) =>
+          (!e.date_from || (p.publication_date ?? "") >= e.date_from) &&
+          (!e.date_to || (p.publication_date ?? "") <= e.date_to),
+      )
+      .sort(byNewest)
+      .slice(0, e.max_results ?? 100);
+    found.push(...hits.map((p) => p.id));
+    const ranged = DATE_RANGE_SOURCES.has(source);
+    return {
+      source,
+      status: "ok",
+      result_count: hits.length,
+      zero_reason: hits.length ? null : "genuine_empty",
+      zero_detail: null,
+      in_part: false,
+      error_message: null,
+      recorded_at: recorded,
+      sent: [
+        ranged
+          ? `details/${source}/${e.date_from ?? "default-start"}/${e.date_to ?? "run"}`
+          : (e.query ?? ""),
+      ],
+    };
+  });
+  e.sources = outcomes;
+  e.document_ids = [...new Set(found)];
+  e.new_document_ids = [];
+  e.result_count = e.document_ids.length;
+  e.new_result_count = 0;
+  e.dedup = {
+    total: found.length,
+    new: 0,
+    duplicates: found.length - e.document_ids.length,
+    invalid: 0,
+    cross_source: found.length - e.document_ids.length,
+  };
+  e.status = outcomes.some((o) => o.status === "ok") ? "completed" : "failed";
+  if (e.status === "failed") e.error_message = "No selected source answered.";
+  e.end_time = nowUtc();
+  e.current_stage = "finalizing";
+  e.last_seen_at_utc = e.end_time;
+  e.result_path = `<state-root>/reports/markdowns/report_${e.execution_type}_${e.id}.md`;
+  release(backend, e);
+}
+
+/** Free the slot and the routine's claim, then start the oldest queued fire if there is room. */
+function release(backend: Backend, e: Execution): void {
+  backend.active.delete(e.id);
+  if (e.routine_id !== null && backend.claims.get(e.routine_id) === e.id) backend.claims.delete(e.routine_id);
+  while (backend.queue.length && backend.active.size < backend.admission.maxConcurrent) {
+    const routineId = backend.queue.shift();
+    if (routineId === undefined) break;
+    if (backend.claims.has(routineId)) continue;
+    const routine = backend.store.routines.get(routineId);
+    if (routine) startExecution(backend, routineRunRequest(routine.id, routine.parameters));
+  }
+}
+
+export function routineRunRequest(routineId: number, parameters: JsonObject): RunRequest {
+  const repos = Array.isArray(parameters.repositories) ? parameters.repositories.map(String) : [];
+  return {
+    executionType: "automated_sweep",
+    routineId,
+    query: typeof parameters.query === "string" ? parameters.query : "",
+    repositories: repos,
+    dateFrom: null,
+    dateTo: null,
+    maxResults: 100,
+  };
+}

@@ -1,0 +1,354 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { join } from "node:path";
+import { Backend, type EmbeddingState, type IdentityMode } from "./backend.js";
+import type { Fault } from "./faults.js";
+import { FaultTable } from "./faults.js";
+import { mintToken, removeQuietly, tokenFilePath, writeAtomic } from "./files.js";
+import { checkGuard } from "./guard.js";
+import type { Query, Reply } from "./reply.js";
+import { match } from "./router.js";
+import { type SeedName, type SeedSummary, summarize } from "./seed/index.js";
+import { undeclared } from "./strict.js";
+
+export interface TestkitOptions {
+  stateDir: string;
+  /** 0 (the default) picks any free port. */
+  port?: number;
+  /** Default `<stateDir>/resmon.port`; null writes none. */
+  portFile?: string | null;
+  seed?: SeedName;
+  writeTokenFile?: boolean;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** The matched template, e.g. "/api/routines/{routine_id}"; null when no route matched. */
+  route: string | null;
+  query: Record<string, string | string[]>;
+  body: unknown;
+  /** Lower-case names; the Authorization value is never kept. */
+  headers: Record<string, string>;
+  /** 0 when the connection was dropped or left hanging. */
+  status: number;
+  strictnessRefusal: boolean;
+}
+
+export interface Testkit {
+  readonly port: number;
+  readonly baseUrl: string;
+  readonly stateDir: string;
+  readonly portFile: string | null;
+  readonly tokenFile: string;
+  readonly runtimeId: string;
+  /** For tests only: never print it. */
+  readonly token: string;
+  readonly seedSummary: SeedSummary;
+  readonly requests: readonly RecordedRequest[];
+  clearRequests(): void;
+  strictnessRefusals(): number;
+  setFault(route: string | "*", fault: Fault | null, opts?: { method?: string; times?: number }): void;
+  clearFaults(): void;
+  refuseAllTokens(on: boolean): void;
+  setIdentityMode(mode: IdentityMode): void;
+  setSemanticAvailable(on: boolean): void;
+  setEmbeddingState(state: EmbeddingState): void;
+  /** Only these papers count as embedded (null: the seeded set). */
+  setEmbeddedOnly(ids: number[] | null): void;
+  setAdmission(opts: { maxConcurrent?: number; queueLimit?: number; runDurationMs?: number }): void;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+  crash(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function queryOf(url: URL): Query {
+  const out: Query = {};
+  for (const [k, v] of url.searchParams) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    out[k] = k === "authorization" ? "<redacted>" : Array.isArray(v) ? v.join(", ") : v;
+  }
+  return out;
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  const text = typeof reply.body === "string" && reply.contentType ? reply.body : JSON.stringify(reply.body);
+  const headers: Record<string, string> = {
+    "content-type": reply.contentType ?? "application/json",
+    "content-length": String(Buffer.byteLength(text)),
+    ...(reply.headers ?? {}),
+  };
+  res.writeHead(reply.status, headers);
+  res.end(text);
+}
+
+class TestkitServer implements Testkit {
+  port = 0;
+  token = mintToken();
+  tokenFile = "";
+  readonly portFile: string | null;
+  readonly requests: RecordedRequest[] = [];
+  private readonly backend: Backend;
+  private readonly faults = new FaultTable();
+  private refuseAll = false;
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  private readonly writeToken: boolean;
+
+  constructor(
+    readonly stateDir: string,
+    readonly opts: TestkitOptions,
+  ) {
+    this.backend = new Backend(opts.seed ?? "demo");
+    this.portFile = opts.portFile === undefined ? join(stateDir, "resmon.port") : opts.portFile;
+    this.writeToken = opts.writeTokenFile ?? true;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get runtimeId(): string {
+    return this.backend.runtimeId;
+  }
+
+  get seedSummary(): SeedSummary {
+    return summarize(this.backend.store);
+  }
+
+  async listen(port: number): Promise<void> {
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch(() => {
+        if (!res.headersSent)
+          send(res, { status: 500, body: "Internal Server Error", contentType: "text/plain; charset=utf-8" });
+      });
+    });
+    server.keepAliveTimeout = 5000;
+    server.on("connection", (s: Socket) => {
+      this.sockets.add(s);
+      s.on("close", () => this.sockets.delete(s));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    const address = server.address();
+    this.port = typeof address === "object" && address ? address.port : port;
+    this.server = server;
+    this.tokenFile = tokenFilePath(this.stateDir, this.port);
+    if (this.writeToken) writeAtomic(this.tokenFile, this.token);
+    if (this.portFile) writeAtomic(this.portFile, `${this.port}\n`);
+  }
+
+  private async close(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    this.backend.clearTimers();
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    await closed;
+  }
+
+  private record(entry: RecordedRequest): RecordedRequest {
+    this.requests.push(entry);
+    return entry;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const method = (req.method ?? "GET").toUpperCase();
+    const raw = await readBody(req);
+    const query = queryOf(url);
+    let body: unknown;
+    let bodyInvalid = false;
+    if (raw.trim().length > 0) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        bodyInvalid = true;
+        body = raw;
+      }
+    }
+    const entry = this.record({
+      method,
+      path: url.pathname,
+      route: null,
+      query,
+      body: body ?? null,
+      headers: headersOf(req),
+      status: 0,
+      strictnessRefusal: false,
+    });
+    const reply = (r: Reply): void => {
+      entry.status = r.status;
+      send(res, r);
+    };
+
+    const refusal = checkGuard(req, this.port, this.token, this.refuseAll);
+    if (refusal) return reply({ status: refusal.status, body: refusal.body, headers: refusal.headers });
+
+    const found = match(method, url.pathname);
+    if (!found.route) {
+      return reply(
+        found.pathKnown
+          ? { status: 405, body: { detail: "Method Not Allowed" } }
+          : { status: 404, body: { detail: "Not Found" } },
+      );
+    }
+    const declared = found.route.declared;
+    entry.route = declared.path;
+
+    const extra = undeclared(declared, query, bodyInvalid ? undefined : body);
+    if (extra.query.length || extra.body.length || extra.bodyNotAllowed) {
+      entry.strictnessRefusal = true;
+      const named = [
+        ...extra.query.map((q) => `query parameter '${q}'`),
+        ...extra.body.map((f) => `body field '${f}'`),
+        ...(extra.bodyNotAllowed ? ["a request body"] : []),
+      ];
+      return reply({
+        status: 400,
+        body: {
+          detail: {
+            reason: "testkit_undeclared",
+            message: `The testkit refused ${method} ${declared.path}: resmon's OpenAPI does not declare ${named.join(", ")} for this route. The real backend would silently ignore it.`,
+            undeclared_query: extra.query,
+            undeclared_body: extra.body,
+          },
+        },
+      });
+    }
+    if (bodyInvalid && declared.body) {
+      return reply({
+        status: 422,
+        body: {
+          detail: [
+            {
+              type: "json_invalid",
+              loc: ["body", 0],
+              msg: "JSON decode error",
+              input: {},
+              ctx: { error: "Expecting value" },
+            },
+          ],
+        },
+      });
+    }
+
+    const fault = this.faults.take(declared.path, method);
+    if (fault) {
+      switch (fault.kind) {
+        case "delay":
+          await new Promise((r) => setTimeout(r, fault.ms));
+          if (!this.server) return;
+          break;
+        case "status":
+          return reply({
+            status: fault.status,
+            body: fault.body ?? { detail: `testkit fault: HTTP ${fault.status}` },
+          });
+        case "malformed_json":
+          entry.status = 200;
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end('{"results": [{"id": 1, "title": "trunc');
+          return;
+        case "drop_connection":
+          req.socket.destroy();
+          return;
+        case "hang":
+          return;
+      }
+    }
+    return reply(found.route.handler({ backend: this.backend, params: found.params, query, body }));
+  }
+
+  clearRequests(): void {
+    this.requests.length = 0;
+  }
+
+  strictnessRefusals(): number {
+    return this.requests.filter((r) => r.strictnessRefusal).length;
+  }
+
+  setFault(route: string, fault: Fault | null, opts?: { method?: string; times?: number }): void {
+    this.faults.set(route, fault, opts);
+  }
+
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
+  refuseAllTokens(on: boolean): void {
+    this.refuseAll = on;
+  }
+
+  setIdentityMode(mode: IdentityMode): void {
+    this.backend.identityMode = mode;
+  }
+
+  setSemanticAvailable(on: boolean): void {
+    this.backend.embeddingState = on ? "ready" : "no_model";
+  }
+
+  setEmbeddingState(state: EmbeddingState): void {
+    this.backend.embeddingState = state;
+  }
+
+  setEmbeddedOnly(ids: number[] | null): void {
+    this.backend.embeddedOnly = ids ? new Set(ids) : null;
+  }
+
+  setAdmission(opts: { maxConcurrent?: number; queueLimit?: number; runDurationMs?: number }): void {
+    Object.assign(
+      this.backend.admission,
+      Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
+    );
+  }
+
+  async restart(): Promise<void> {
+    await this.close();
+    removeQuietly(this.tokenFile);
+    this.backend.restart();
+    this.token = mintToken();
+    await this.listen(this.port);
+  }
+
+  async stop(): Promise<void> {
+    await this.close();
+    removeQuietly(this.tokenFile);
+    removeQuietly(this.portFile);
+  }
+
+  async crash(): Promise<void> {
+    await this.close();
+  }
+}
+
+export async function startTestkit(opts: TestkitOptions): Promise<Testkit> {
+  const kit = new TestkitServer(opts.stateDir, opts);
+  await kit.listen(opts.port ?? 0);
+  return kit;
+}
