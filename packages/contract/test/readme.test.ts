@@ -8,7 +8,7 @@ const README = `${REPO_ROOT}contract/README.md`;
 describe.skipIf(!existsSync(README))("contract/README.md", () => {
   it("lists every tool, in order, with its class and confirmation flag", () => {
     const text = readFileSync(README, "utf8");
-    const rows = [...text.matchAll(/^\| `([a-z_]+)` \| (read|write) \| (true|false) \|/gm)].map((m) => [
+    const rows = [...text.matchAll(/^\| `([a-z_]+)`\s*\| (read|write)\s*\| (true|false)\s*\|/gm)].map((m) => [
       m[1],
       m[2],
       m[3],
