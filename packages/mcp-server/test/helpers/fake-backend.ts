@@ -1,0 +1,100 @@
+import type { ApiError, ApiResult, Discovery, ResmonClient } from "@resmon/api-client";
+import type { DiscoverFn } from "../../src/backend.js";
+
+/** One request as the fake client saw it: method, path template, params and body. */
+export interface SeenRequest {
+  method: "GET" | "POST" | "PUT";
+  path: string;
+  query: Record<string, unknown>;
+  pathParams: Record<string, unknown>;
+  body: unknown;
+}
+
+export type FakeReply =
+  | { status: number; body: unknown; retryAfter?: number }
+  | { fail: "transport" | "timeout" | "malformed" };
+
+export type Responder = (req: SeenRequest) => FakeReply;
+
+interface LooseInit {
+  params?: { path?: Record<string, unknown>; query?: Record<string, unknown> };
+  body?: unknown;
+}
+
+function toResult(reply: FakeReply): ApiResult<unknown> {
+  if ("fail" in reply) {
+    const error: ApiError =
+      reply.fail === "transport"
+        ? { kind: "transport", message: "connection refused" }
+        : reply.fail === "timeout"
+          ? { kind: "timeout", message: "timed out", timeoutMs: 30_000 }
+          : { kind: "malformed", status: 200, message: "not JSON" };
+    return { ok: false, error };
+  }
+  if (reply.status >= 200 && reply.status < 300) {
+    return { ok: true, status: reply.status, data: reply.body, headers: new Headers() };
+  }
+  const body = reply.body as { detail?: unknown } | null;
+  const detail = body && typeof body === "object" ? body.detail : undefined;
+  const reasonValue =
+    detail && typeof detail === "object" ? (detail as { reason?: unknown }).reason : undefined;
+  const error: ApiError = {
+    kind: "http",
+    status: reply.status,
+    detail,
+    message: `HTTP ${reply.status}`,
+    ...(reasonValue === "token_invalid" || reasonValue === "token_missing" ? { reason: reasonValue } : {}),
+    ...(reply.retryAfter !== undefined ? { retryAfter: reply.retryAfter } : {}),
+  };
+  return { ok: false, error };
+}
+
+/** A ResmonClient double: records every request and answers through `respond`. */
+export function fakeClient(respond: Responder, seen: SeenRequest[], port = 51734): ResmonClient {
+  const call = (method: SeenRequest["method"]) => async (path: string, init?: LooseInit) => {
+    const req: SeenRequest = {
+      method,
+      path,
+      query: init?.params?.query ?? {},
+      pathParams: init?.params?.path ?? {},
+      body: init?.body,
+    };
+    seen.push(req);
+    return toResult(respond(req));
+  };
+  const client = {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    GET: call("GET"),
+    POST: call("POST"),
+    PUT: call("PUT"),
+    close: async () => undefined,
+  };
+  return client as unknown as ResmonClient;
+}
+
+/** A discover double that always finds the fake client, counting how often it was asked. */
+export function fakeDiscover(respond: Responder): {
+  discoverFn: DiscoverFn;
+  seen: SeenRequest[];
+  discoveries: () => number;
+} {
+  const seen: SeenRequest[] = [];
+  let count = 0;
+  const discoverFn: DiscoverFn = async () => {
+    count += 1;
+    const client = fakeClient(respond, seen);
+    const found: Discovery = {
+      ok: true,
+      client,
+      baseUrl: client.baseUrl,
+      port: client.port,
+      stateDir: "/nonexistent-state-dir",
+      portSource: "RESMON_PORT",
+      health: {},
+      identity: { ok: false, problem: "missing" },
+    };
+    return found;
+  };
+  return { discoverFn, seen, discoveries: () => count };
+}

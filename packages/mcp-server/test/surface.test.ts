@@ -1,0 +1,88 @@
+import { CONTRACT_VERSION, READ_TOOLS, TOOLS, WRITE_TOOLS } from "@resmon/mcp-contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_VERSION } from "../src/version.js";
+import { fakeDiscover } from "./helpers/fake-backend.js";
+import { connectInMemory, isError, parsed } from "./helpers/mcp.js";
+
+const noBackend = () => ({ status: 500, body: { detail: "should not be asked" } });
+
+describe("initialize and tools/list (full surface)", () => {
+  const fake = fakeDiscover(noBackend);
+  let session: Awaited<ReturnType<typeof connectInMemory>>;
+  beforeAll(async () => {
+    session = await connectInMemory({ env: {}, discoverFn: fake.discoverFn });
+  });
+  afterAll(async () => session.close());
+
+  it("reports name resmon, the package version and the contract version", () => {
+    const info = session.client.getServerVersion();
+    expect(info?.name).toBe("resmon");
+    expect(info?.version).toBe(PACKAGE_VERSION);
+    expect(PACKAGE_VERSION).toMatch(/^\d+\.\d+\.\d+/);
+    expect(session.client.getInstructions()).toContain(`contract ${CONTRACT_VERSION}`);
+  });
+
+  it("lists the 25 tools in the contract's order with requires_confirmation in _meta", async () => {
+    const { tools } = await session.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    for (const tool of tools) {
+      const isWrite = WRITE_TOOLS.includes(tool.name as never);
+      expect(tool._meta?.requires_confirmation).toBe(isWrite);
+      expect(tool.annotations?.readOnlyHint).toBe(!isWrite);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+    }
+    expect(tools.filter((t) => t._meta?.requires_confirmation === true)).toHaveLength(7);
+  });
+
+  it("answers initialize and tools/list without looking for a backend", () => {
+    expect(fake.discoveries()).toBe(0);
+  });
+
+  it("answers an unknown tool in the error shape, without the SDK's own error", async () => {
+    const result = await session.client.callTool({ name: "drop_database", arguments: {} });
+    expect(isError(result)).toBe(true);
+    expect(parsed(result)).toMatchObject({ error: "invalid_argument", detail: { tool: "drop_database" } });
+    expect(fake.discoveries()).toBe(0);
+  });
+});
+
+describe("read-only session (RESMON_MCP_READ_ONLY=1)", () => {
+  const fake = fakeDiscover(noBackend);
+  let session: Awaited<ReturnType<typeof connectInMemory>>;
+  beforeAll(async () => {
+    session = await connectInMemory({ env: { RESMON_MCP_READ_ONLY: "1" }, discoverFn: fake.discoverFn });
+  });
+  afterAll(async () => session.close());
+
+  it("lists only the 18 reads", async () => {
+    const { tools } = await session.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([...READ_TOOLS]);
+    expect(tools.every((t) => t._meta?.requires_confirmation === false)).toBe(true);
+  });
+
+  it.each(WRITE_TOOLS.map((n) => [n]))(
+    "refuses %s before validation and before any request",
+    async (name) => {
+      // Deliberately invalid arguments: the read-only refusal must come first.
+      const result = await session.client.callTool({ name, arguments: { bogus: true } });
+      expect(isError(result)).toBe(true);
+      expect(parsed(result)).toMatchObject({ error: "invalid_argument", detail: { read_only: true } });
+      expect(fake.discoveries()).toBe(0);
+      expect(fake.seen).toHaveLength(0);
+    },
+  );
+});
+
+describe.each([["0"], ["true"], ["yes"], [""]])("RESMON_MCP_READ_ONLY=%j", (value) => {
+  it("leaves the full surface", async () => {
+    const fake = fakeDiscover(noBackend);
+    const session = await connectInMemory({
+      env: { RESMON_MCP_READ_ONLY: value },
+      discoverFn: fake.discoverFn,
+    });
+    const { tools } = await session.client.listTools();
+    expect(tools).toHaveLength(25);
+    await session.close();
+  });
+});
