@@ -113,9 +113,9 @@ export function createProfile(ctx: Ctx): Reply {
 }
 
 export function watchdog(ctx: Ctx): Reply {
-  const includeMuted = boolParam(first(ctx.query, "include_muted")) ?? false;
+  // resmon's /api/watchdog declares no query parameters: muted findings are counted, not listed.
   const all = ctx.backend.store.findings;
-  const shown = all.filter((f) => includeMuted || !f.muted);
+  const shown = all.filter((f) => !f.muted);
   const count = (s: string) => all.filter((f) => !f.muted && f.severity === s).length;
   return ok({
     checked_at: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
