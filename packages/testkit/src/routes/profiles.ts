@@ -1,6 +1,6 @@
 import { EMBEDDING_PROVIDERS } from "../data/reference.js";
 import type { JsonObject, Profile } from "../model.js";
-import { boolParam, type Ctx, detail, first, intParam, isReply, ok, type Reply } from "../reply.js";
+import { type Ctx, detail, first, intParam, isReply, ok, type Reply } from "../reply.js";
 import type { SETTINGS_GROUP_NAMES } from "../seed/settings.js";
 
 const NAME_ONLY_WARNING =

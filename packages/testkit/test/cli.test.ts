@@ -1,0 +1,59 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "./helpers.js";
+
+const CLI = join(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
+
+describe.skipIf(!existsSync(CLI))("resmon-testkit serve", () => {
+  it("prints one JSON line when ready, serves, and cleans up on SIGTERM", async () => {
+    const dir = tempDir();
+    const child = spawn(
+      process.execPath,
+      [CLI, "serve", "--state-dir", dir, "--port", "0", "--seed", "small"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once("line", resolve);
+      child.once("exit", (code) => reject(new Error(`exited ${code}`)));
+    });
+    const ready = JSON.parse(line) as {
+      port: number;
+      state_dir: string;
+      port_file: string;
+      runtime_id: string;
+    };
+    expect(Object.keys(ready).sort()).toEqual(["port", "port_file", "runtime_id", "state_dir"]);
+    expect(ready.port_file).toBe(join(dir, "resmon.port"));
+    const token = readFileSync(join(dir, `api-token-${ready.port}`), "utf8");
+    expect(line).not.toContain(token);
+    const health = await fetch(`http://127.0.0.1:${ready.port}/api/health`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(((await health.json()) as { identity: { runtime_id: string } }).identity.runtime_id).toBe(
+      ready.runtime_id,
+    );
+    const code = await new Promise<number | null>((resolve) => {
+      child.once("exit", resolve);
+      child.kill("SIGTERM");
+    });
+    expect(code).toBe(0);
+    expect(existsSync(join(dir, "resmon.port"))).toBe(false);
+    expect(existsSync(join(dir, `api-token-${ready.port}`))).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("refuses a bad command line with usage and exit code 2", async () => {
+    const child = spawn(process.execPath, [CLI, "serve"], { stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (c: Buffer) => {
+      err += c.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(2);
+    expect(err).toContain("--state-dir is required");
+  });
+});
