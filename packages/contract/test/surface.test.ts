@@ -200,6 +200,16 @@ describe("limits and pages", () => {
     }
   });
 
+  it("takes settings as a non-empty map of strings, groups only from the allowlist", () => {
+    const input = TOOL_BY_NAME.update_settings.input;
+    expect(input.safeParse({ group: "ai", settings: { ai_model: "opus" } }).success).toBe(true);
+    expect(input.safeParse({ group: "ai", settings: {} }).success).toBe(false);
+    expect(input.safeParse({ group: "notifications", settings: { notify_manual: true } }).success).toBe(
+      false,
+    );
+    expect(input.safeParse({ group: "execution", settings: { x: "1" } }).success).toBe(false);
+  });
+
   it("keeps the caveats a caller must receive in the descriptions", () => {
     const d = (n: keyof typeof TOOL_BY_NAME) => TOOL_BY_NAME[n].description;
     for (const n of ["run_sweep", "get_execution", "list_executions", "run_routine"] as const) {

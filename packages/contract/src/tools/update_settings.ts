@@ -18,7 +18,10 @@ export const update_settings = writeTool({
   annotations: writeHints(true, false),
   input: z.strictObject({
     group: z.enum(SETTINGS_GROUPS).describe("Settings group."),
-    settings: z.record(z.string(), z.string()).describe("Key to new value, at least one; values as strings."),
+    settings: z
+      .record(z.string(), z.string())
+      .refine((s) => Object.keys(s).length > 0, "Name at least one setting.")
+      .meta({ minProperties: 1, description: "Key to new value, at least one; values as strings." }),
   }),
   output: z.looseObject({
     group: z.enum(SETTINGS_GROUPS),
