@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Json, Store } from "./model.js";
+import type { Json, Paper, Store } from "./model.js";
 import { buildStore, type SeedName } from "./seed/index.js";
+import { embed } from "./vectors.js";
 
 export type IdentityMode = "normal" | "missing" | "malformed" | "unsupported" | "null_schema";
 /** ready: ranks by meaning; no_model: declines (nothing configured); extension_unavailable: the vector index will not load. */
@@ -32,6 +33,7 @@ export class Backend {
   /** routine id -> execution holding its claim. */
   claims = new Map<number, number>();
   timers = new Set<NodeJS.Timeout>();
+  private readonly vectors = new Map<number, Float64Array>();
 
   constructor(readonly seed: SeedName) {
     this.store = buildStore(seed);
@@ -67,6 +69,16 @@ export class Backend {
       fn();
     }, ms);
     this.timers.add(t);
+  }
+
+  /** A paper's stored vector (derived once from its title and abstract). */
+  vectorOf(p: Paper): Float64Array {
+    let v = this.vectors.get(p.id);
+    if (!v) {
+      v = embed(`${p.title} ${p.abstract ?? ""}`);
+      this.vectors.set(p.id, v);
+    }
+    return v;
   }
 
   isEmbedded(id: number): boolean {

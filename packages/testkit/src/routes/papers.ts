@@ -104,7 +104,7 @@ function similarityPage(backend: Backend, body: SearchBody, limit: number): Json
   const target = embed(query);
   const ranked = candidates
     .filter((p) => backend.isEmbedded(p.id))
-    .map((p) => ({ p, d: distance(target, embed(`${p.title} ${p.abstract ?? ""}`)) }))
+    .map((p) => ({ p, d: distance(target, backend.vectorOf(p)) }))
     .sort((a, b) => a.d - b.d || b.p.id - a.p.id);
   const unranked = candidates.filter((p) => !backend.isEmbedded(p.id));
   const ordered = [
@@ -183,10 +183,10 @@ export function similar(ctx: Ctx): Reply {
         "This paper has no vector for the current model, so resmon cannot say what it is like. Run the backfill in Settings to include it.",
     });
   }
-  const target = embed(`${self.title} ${self.abstract ?? ""}`);
+  const target = b.vectorOf(self);
   const neighbours = b.store.papers
     .filter((p) => p.id !== docId && b.isEmbedded(p.id))
-    .map((p) => ({ p, d: distance(target, embed(`${p.title} ${p.abstract ?? ""}`)) }))
+    .map((p) => ({ p, d: distance(target, b.vectorOf(p)) }))
     .sort((x, y) => x.d - y.d || y.p.id - x.p.id)
     .slice(0, Math.max(1, k ?? 10));
   if (neighbours.length === 0) {

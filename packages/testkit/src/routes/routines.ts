@@ -133,7 +133,7 @@ export function coverageAudit(backend: Backend, r: Routine): JsonObject {
     return payload;
   }
   const target = embed(intent);
-  const vec = (p: Paper) => distance(target, embed(`${p.title} ${p.abstract ?? ""}`));
+  const vec = (p: Paper) => distance(target, backend.vectorOf(p));
   const ranked = [...returned]
     .map((id) => backend.store.paperById.get(id))
     .filter((p): p is Paper => p !== undefined && backend.isEmbedded(p.id))
