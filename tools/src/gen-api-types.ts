@@ -14,7 +14,12 @@ export const GENERATED_TYPES = resolve(repoRoot, "packages/api-client/src/genera
 /** The generated module's text, deterministic for a given description. */
 export async function renderApiTypes(descriptionPath: string = API_DESCRIPTION): Promise<string> {
   const document = JSON.parse(await readFile(descriptionPath, "utf8"));
-  const nodes = await openapiTS(document, { silent: true, alphabetize: false, defaultNonNullable: false });
+  const nodes = await openapiTS(document, {
+    silent: true,
+    alphabetize: false,
+    defaultNonNullable: false,
+    emptyObjectsUnknown: true,
+  });
   const source = relative(repoRoot, descriptionPath).split("\\").join("/");
   return `${COMMENT_HEADER}// Source: ${source}. Regenerate with \`pnpm generate\`.\n\n${astToString(nodes)}`;
 }

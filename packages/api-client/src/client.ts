@@ -2,7 +2,7 @@
  * createResmonClient: openapi-fetch typed by the generated paths, over our own transport.
  * Base URL is always http://127.0.0.1:<port>; every request carries the bearer token and no Origin.
  */
-import type { Client, ClientPathsWithMethod, MaybeOptionalInit, MethodResponse } from "openapi-fetch";
+import type { Client, ClientPathsWithMethod, MaybeOptionalInit } from "openapi-fetch";
 import createClient from "openapi-fetch";
 import { type ApiError, type ApiResult, scrubError } from "./errors.js";
 import type { paths } from "./generated/resmon-api.js";
@@ -24,8 +24,18 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
 type RawClient = Client<paths, `${string}/${string}`>;
 export type HttpVerb = "get" | "post" | "put";
 export type PathsWith<M extends HttpVerb> = ClientPathsWithMethod<RawClient, M>;
-/** The success body of a route: its 2xx response, every content type (JSON, or text for exports). */
-export type ResponseBodyOf<P extends PathsWith<M>, M extends HttpVerb> = MethodResponse<RawClient, M, P>;
+type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206 | 207 | "2XX";
+type ContentOf<R> = R extends { content: infer C } ? C[keyof C] : never;
+/**
+ * The success body of a route: the union of its 2xx responses over every content type (JSON, or
+ * text for exports). Our own helper rather than openapi-fetch's MethodResponse, whose Readable<>
+ * drops properties typed exactly `null` (such as a queued run's execution_id).
+ */
+export type ResponseBodyOf<P extends PathsWith<M>, M extends HttpVerb> = paths[P][M] extends {
+  responses: infer R;
+}
+  ? { [S in keyof R]: S extends SuccessStatus ? ContentOf<R[S]> : never }[keyof R]
+  : never;
 /** openapi-fetch's init: { params: { path, query }, body, signal, headers }. */
 export type RequestInitOf<P extends keyof paths, M extends HttpVerb> = MaybeOptionalInit<paths[P], M>;
 type InitArgs<I> = undefined extends I ? [init?: I] : [init: I];

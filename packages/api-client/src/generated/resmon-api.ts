@@ -641,14 +641,14 @@ export interface components {
         /** @description Any other error body FastAPI sends. The body may also be empty or not JSON. */
         HttpProblem: {
             /** @description FastAPI's detail: a sentence, or an object, or a validation list. */
-            detail?: string | Record<string, never> | unknown[];
+            detail?: string | Record<string, unknown> | unknown[];
         };
         ValidationIssue: {
             loc: (string | number)[];
             msg: string;
             type: string;
             input?: unknown;
-            ctx?: Record<string, never>;
+            ctx?: Record<string, unknown>;
         };
         /** @description 422: the request did not validate. */
         ValidationProblem: {
@@ -691,7 +691,7 @@ export interface components {
             schema_version?: number | null;
             scheduler?: unknown;
             daemon?: unknown;
-            embeddings?: Record<string, never> | null;
+            embeddings?: Record<string, unknown> | null;
             /** @description Absent on a backend that predates identity; validate with parseIdentity. */
             identity?: components["schemas"]["Identity"];
         };
@@ -772,7 +772,7 @@ export interface components {
             credential_name?: string | null;
             keyword_combination?: string | null;
             result_order?: string | null;
-            constraints?: Record<string, never> | null;
+            constraints?: Record<string, unknown> | null;
         };
         CredentialPresence: {
             present: boolean;
@@ -1078,8 +1078,8 @@ export interface components {
                 status?: string | null;
                 note?: string | null;
             }[];
-            identification?: Record<string, never>;
-            deduplication?: Record<string, never>;
+            identification?: Record<string, unknown>;
+            deduplication?: Record<string, unknown>;
             caveats?: string[];
         };
         MatchExplanation: {
@@ -1212,7 +1212,7 @@ export interface components {
             insufficient_reason?: string | null;
         };
         AnalyticsOverview: {
-            summary: Record<string, never>;
+            summary: Record<string, unknown>;
             source_contribution?: components["schemas"]["SourceContribution"];
             discovery_lag?: components["schemas"]["DiscoveryLag"];
             routine_health?: components["schemas"]["RoutineHealth"];
@@ -1222,12 +1222,12 @@ export interface components {
             /** @description broken | unusual | advice | withdrawn; read an unknown value as not an alarm. */
             severity: string;
             kind: string;
-            scope?: Record<string, never>;
+            scope?: Record<string, unknown>;
             title?: string;
             detail?: string | null;
             what_to_do?: string | null;
             muted?: boolean;
-            evidence?: Record<string, never>;
+            evidence?: Record<string, unknown>;
         };
         WatchdogReport: {
             checked_at?: string;
@@ -1242,7 +1242,7 @@ export interface components {
                 [key: string]: number;
             };
             not_enough_data?: unknown[];
-            watching?: Record<string, never>;
+            watching?: Record<string, unknown>;
             thresholds: {
                 [key: string]: number;
             };
