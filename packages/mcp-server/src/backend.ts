@@ -5,6 +5,7 @@ import {
   type ApiResult,
   type DiscoveryRefusal,
   discover,
+  NOT_RUNNING_MESSAGE,
   type ResmonClient,
 } from "@resmon/api-client";
 import { backendUnavailable, invalidArgument, ToolError } from "./errors.js";
@@ -43,6 +44,13 @@ export function refusalToError(refusal: DiscoveryRefusal): ToolError {
   // The client words each refusal as the spec does: "not running" only for a named port that did
   // not answer, the nothing-named sentence with the port-file path, and otherwise what was found.
   const noPortNamed = refusal.kind === "nothing_named";
+  if (refusal.kind === "not_answering") {
+    // The spec's exact sentence; the client's fuller account of what was tried goes in detail.
+    return backendUnavailable(NOT_RUNNING_MESSAGE, refusal.tried, false, {
+      ...detail,
+      explanation: refusal.message,
+    });
+  }
   return backendUnavailable(refusal.message, noPortNamed ? [] : refusal.tried, noPortNamed, detail);
 }
 

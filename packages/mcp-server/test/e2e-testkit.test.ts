@@ -1,0 +1,338 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { EXCLUDED_ROUTES, ROUTES, TOOL_BY_NAME, TOOLS, type ToolName } from "@resmon/mcp-contract";
+import { startTestkit, type Testkit } from "@resmon/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { isError, parsed } from "./helpers/mcp.js";
+import { CLI, cleanEnv, HAVE_CLI } from "./helpers/spawn.js";
+
+/**
+ * End to end: the SDK Client over stdio, spawning the built `resmon-mcp`, against an in-process
+ * testkit. One server and one testkit for the whole file, to keep the suite fast.
+ */
+const OTHER = "11111111-2222-4333-8444-555555555555";
+let kit: Testkit;
+/** Requests since the last mark: the full log is kept for the whole-file assertions. */
+let mark = 0;
+const since = () => kit.requests.slice(mark);
+let client: Client;
+let dir: string;
+const frames: string[] = [];
+let stderr = "";
+const tokens = new Set<string>();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "resmon-mcp-e2e-"));
+  kit = await startTestkit({ stateDir: dir, seed: "small" });
+  tokens.add(kit.token);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI],
+    env: cleanEnv({
+      RESMON_PORT_FILE: kit.portFile ?? "",
+      RESMON_STATE_DIR: dir,
+      RESMON_MCP_TIMEOUT_MS: "1500",
+    }),
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  client = new Client({ name: "e2e", version: "0.0.0" });
+  await client.connect(transport);
+  // Keep every frame the server wrote, to prove the token is in none of them.
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    frames.push(JSON.stringify(message));
+    deliver?.(message);
+  };
+}, 30_000);
+
+afterAll(async () => {
+  await client?.close();
+  await kit?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  kit.clearFaults();
+});
+
+async function call(name: string, args: Record<string, unknown> = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  return { error: isError(result), body: parsed(result) };
+}
+
+async function ok(name: ToolName, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const { error, body } = await call(name, args);
+  expect(error, JSON.stringify(body).slice(0, 400)).toBe(false);
+  expect(TOOL_BY_NAME[name].output.safeParse(body).success).toBe(true);
+  return body;
+}
+
+describe.skipIf(!HAVE_CLI)("all 25 tools against the testkit, over stdio", () => {
+  const calls: [ToolName, Record<string, unknown>][] = [
+    ["health", {}],
+    ["search_corpus", { query: "graph", limit: 3 }],
+    ["search_corpus", { query: "graph neural network", mode: "semantic", limit: 3 }],
+    ["find_similar", { doc_id: 1, limit: 3 }],
+    ["list_sources", {}],
+    ["list_routines", { active_only: true }],
+    ["get_routine", { routine_id: 1 }],
+    ["list_executions", { limit: 5 }],
+    ["list_executions", { routine_id: 1, status: "completed", limit: 2 }],
+    ["get_execution", { exec_id: 1 }],
+    ["get_execution_results", { exec_id: 1, limit: 2, offset: 1 }],
+    ["get_search_record", { exec_id: 1 }],
+    ["explain_match", { doc_id: 1 }],
+    ["get_paper_lifecycle", { doc_id: 7 }],
+    ["get_analytics", { view: "volume", window: 6 }],
+    ["get_analytics", { view: "routine-health" }],
+    ["get_watchdog_findings", { include_muted: false }],
+    ["export_references", { exec_id: 1, format: "bibtex" }],
+    ["export_references", { doc_ids: [1, 2], format: "csv" }],
+    ["list_watch_profiles", { kind: "person" }],
+    ["get_watch_profile", { profile_id: 1 }],
+    ["get_profile_matches", { profile_id: 1, limit: 5 }],
+    ["run_sweep", { query: "protein folding", sources: ["biorxiv", "arxiv"] }],
+    ["create_routine", { name: "E2E", keywords: ["graph"], sources: ["arxiv"], schedule: "0 7 * * 1" }],
+    ["create_watch_profile", { name: "Jane Doe", orcid: "0000-0001-2345-6789" }],
+    ["run_routine", { routine_id: 3 }],
+    ["activate_routine", { routine_id: 3 }],
+    ["deactivate_routine", { routine_id: 3 }],
+    ["update_settings", { group: "ai", settings: { ai_model: "claude-opus-4" } }],
+  ];
+
+  it("covers every tool in the table", () => {
+    expect(new Set(calls.map(([n]) => n))).toEqual(new Set(TOOLS.map((t) => t.name)));
+  });
+
+  it.each(calls)("%s %j answers its documented success shape", async (name, args) => {
+    await ok(name, args);
+  });
+
+  it("search_corpus semantic really ranks, and counts what it could not", async () => {
+    const body = await ok("search_corpus", { query: "graph neural network", mode: "semantic", limit: 5 });
+    expect(body.mode).toBe("semantic");
+    const distances = (body.papers as { distance: number }[]).map((p) => p.distance);
+    expect([...distances].sort((a, b) => a - b)).toEqual(distances);
+    expect(typeof body.ranked_count).toBe("number");
+    expect(typeof body.unranked_count).toBe("number");
+  });
+
+  it("search_corpus semantic that resmon declines says mode keyword and why", async () => {
+    kit.setSemanticAvailable(false);
+    try {
+      const body = await ok("search_corpus", { query: "graph", mode: "semantic" });
+      expect(body.mode).toBe("keyword");
+      expect(typeof body.mode_unavailable).toBe("string");
+    } finally {
+      kit.setSemanticAvailable(true);
+    }
+  });
+
+  it("search_corpus cursor paging visits new papers on the next page", async () => {
+    const first = await ok("search_corpus", { query: "graph", limit: 2 });
+    const second = await ok("search_corpus", { query: "graph", limit: 2, cursor: first.next_cursor });
+    const ids = (b: Record<string, unknown>) => (b.papers as { id: number }[]).map((p) => p.id);
+    expect(ids(second).some((id) => ids(first).includes(id))).toBe(false);
+  });
+
+  it("list_executions filtered by routine and status is honest across the backend's pages", async () => {
+    const body = await ok("list_executions", { routine_id: 1, status: "completed" });
+    const rows = body.executions as { routine_id: number; status: string }[];
+    expect(rows.every((r) => r.routine_id === 1 && r.status === "completed")).toBe(true);
+    const sent = kit.requests.filter((r) => r.route === "/api/executions").at(-1);
+    expect(Object.keys(sent?.query ?? {}).sort()).toEqual(["limit", "offset"]);
+  });
+
+  it("create_routine's record read back is inactive", async () => {
+    const body = await ok("create_routine", {
+      name: "E2E inactive",
+      keywords: ["turbulence"],
+      sources: ["arxiv"],
+      schedule: "0 7 * * 1",
+    });
+    expect(body.routine).toMatchObject({ is_active: false });
+    const posted = kit.requests.filter((r) => r.route === "/api/routines" && r.method === "POST").at(-1);
+    expect(posted?.body).not.toHaveProperty("intent");
+  });
+});
+
+describe.skipIf(!HAVE_CLI)("refusals send nothing", () => {
+  it.each([
+    ["search_corpus", { query: "x", offset: 5 }],
+    ["search_corpus", { query: "" }],
+    ["get_execution", { exec_id: 1, expected_runtime_id: "" }],
+    ["health", { expected_runtime_id: "NOT-A-UUID" }],
+    ["update_settings", { group: "ai", settings: { openai_api_key: "x" } }],
+    ["update_settings", { group: "email", settings: { smtp_server: "mail.example.org" } }],
+    ["get_analytics", { view: "sources", window: 3 }],
+    ["export_references", { format: "ris" }],
+    ["no_such_tool", {}],
+  ])("%s %j", async (name, args) => {
+    mark = kit.requests.length;
+    const { error, body } = await call(name, args);
+    expect(error).toBe(true);
+    expect(body.error).toBe("invalid_argument");
+    expect(since()).toHaveLength(0);
+  });
+});
+
+describe.skipIf(!HAVE_CLI)("identity", () => {
+  it("match: health's runtime_id binds get_execution", async () => {
+    const health = await ok("health");
+    const runtime = (health.identity as { runtime_id: string }).runtime_id;
+    expect(runtime).toBe(kit.runtimeId);
+    mark = kit.requests.length;
+    const body = await ok("get_execution", { exec_id: 1, expected_runtime_id: runtime });
+    expect(body.identity).toMatchObject({ runtime_id: runtime });
+    expect(since().map((r) => [r.route, r.query.expected_runtime_id])).toEqual([
+      ["/api/health", runtime],
+      ["/api/executions/{exec_id}", runtime],
+    ]);
+  });
+
+  it("mismatch: instance_mismatch at preflight, and no execution request", async () => {
+    mark = kit.requests.length;
+    const { body } = await call("get_execution", { exec_id: 1, expected_runtime_id: OTHER });
+    expect(body).toMatchObject({ error: "instance_mismatch", detail: { expected_runtime_id: OTHER } });
+    expect(since().map((r) => r.route)).toEqual(["/api/health"]);
+    expect((await call("health", { expected_runtime_id: OTHER })).body.error).toBe("instance_mismatch");
+  });
+
+  it.each([["missing"], ["malformed"], ["unsupported"]] as const)(
+    "unavailable (%s): identity_unavailable, and no execution request",
+    async (mode) => {
+      kit.setIdentityMode(mode);
+      try {
+        mark = kit.requests.length;
+        const { body } = await call("get_execution", { exec_id: 1, expected_runtime_id: kit.runtimeId });
+        expect(body.error).toBe("identity_unavailable");
+        expect(since().map((r) => r.route)).toEqual(["/api/health"]);
+      } finally {
+        kit.setIdentityMode("normal");
+      }
+    },
+  );
+
+  it("an unbound read with a null schema version invents nothing", async () => {
+    kit.setIdentityMode("null_schema");
+    try {
+      const body = await ok("health");
+      expect(body.schema_version).toBeNull();
+    } finally {
+      kit.setIdentityMode("normal");
+    }
+  });
+});
+
+describe.skipIf(!HAVE_CLI)("failures", () => {
+  it("a 5xx is upstream_error; a malformed body is upstream_error", async () => {
+    kit.setFault("/api/routines", { kind: "status", status: 503 }, { times: 1 });
+    expect((await call("list_routines")).body.error).toBe("upstream_error");
+    kit.setFault("/api/routines", { kind: "malformed_json" }, { times: 1 });
+    expect((await call("list_routines")).body.error).toBe("upstream_error");
+  });
+
+  it("a dropped connection is backend_unavailable; the next call works", async () => {
+    kit.setFault("/api/routines", { kind: "drop_connection" }, { times: 1 });
+    const { body } = await call("list_routines");
+    expect(body).toMatchObject({ error: "backend_unavailable", tried: [kit.baseUrl], no_port_named: false });
+    await ok("list_routines");
+  });
+
+  it("a backend that never answers is backend_unavailable within the configured bound", async () => {
+    kit.setFault("/api/watchdog", { kind: "hang" }, { times: 1 });
+    const started = Date.now();
+    const { body } = await call("get_watchdog_findings");
+    expect(body.error).toBe("backend_unavailable");
+    expect(Date.now() - started).toBeLessThan(6000);
+  });
+
+  it("a 404 is not_found", async () => {
+    expect((await call("get_routine", { routine_id: 999 })).body.error).toBe("not_found");
+    expect(
+      (await call("get_execution", { exec_id: 999, expected_runtime_id: kit.runtimeId })).body.error,
+    ).toBe("not_found");
+  });
+
+  it("a token refused at discovery names the instance and does not claim resmon is not running", async () => {
+    kit.refuseAllTokens(true);
+    try {
+      kit.setFault(
+        "/api/routines",
+        { kind: "status", status: 401, body: { detail: { reason: "token_invalid", message: "x" } } },
+        { times: 1 },
+      );
+      await call("list_routines"); // drops the connection: the next call discovers afresh
+      const { body } = await call("list_routines");
+      expect(body.error).toBe("backend_unavailable");
+      expect(body.message).not.toMatch(/not running/);
+    } finally {
+      kit.refuseAllTokens(false);
+    }
+  });
+
+  it("a restart mid-session (new token) is backend_unavailable saying so; the next call discovers afresh", async () => {
+    await ok("list_routines");
+    await kit.restart();
+    tokens.add(kit.token);
+    const { body } = await call("list_routines");
+    expect(body.error).toBe("backend_unavailable");
+    expect(String(body.message)).toMatch(/restarted/);
+    await ok("list_routines");
+    expect((await ok("health")).identity).toMatchObject({ runtime_id: kit.runtimeId });
+  });
+
+  it("run_routine at the run limit is queued with a position and no execution id", async () => {
+    kit.setAdmission({ maxConcurrent: 1, queueLimit: 1, runDurationMs: 60_000 });
+    try {
+      await call("run_sweep", { query: "x", sources: ["arxiv"] });
+      const queued = await ok("run_routine", { routine_id: 2 });
+      expect(queued).toMatchObject({ queued: true, execution_id: null });
+      expect(typeof queued.queue_position).toBe("number");
+      const full = await call("run_routine", { routine_id: 4 });
+      expect(full.body.error).toBe("conflict");
+      const sweep = await call("run_sweep", { query: "x", sources: ["arxiv"] });
+      expect(sweep.body).toMatchObject({ error: "conflict" });
+    } finally {
+      kit.setAdmission({ maxConcurrent: 3, queueLimit: 16, runDurationMs: 1500 });
+    }
+  });
+});
+
+describe.skipIf(!HAVE_CLI)("over the whole file", () => {
+  it("every request sent matches one of the contract's 44 pairs, never an excluded route", () => {
+    const patterns = ROUTES.map((r) => ({
+      method: r.method,
+      re: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+    }));
+    expect(kit.requests.length).toBeGreaterThan(50);
+    for (const req of kit.requests) {
+      const pair = `${req.method} ${req.path}`;
+      expect(
+        patterns.some((p) => p.method === req.method && p.re.test(req.path)),
+        pair,
+      ).toBe(true);
+      expect(req.method).not.toBe("DELETE");
+      expect(req.path).not.toMatch(
+        /^\/api\/(admin|service)\/|\/progress\/stream$|^\/api\/lifecycle\/check$|^\/api\/settings\/execution$/,
+      );
+    }
+    expect(EXCLUDED_ROUTES.length).toBeGreaterThan(0);
+  });
+
+  it("the testkit counted zero strictness refusals", () => {
+    expect(kit.strictnessRefusals()).toBe(0);
+  });
+
+  it("no token appears in any byte the server wrote (frames and stderr)", () => {
+    expect(frames.length).toBeGreaterThan(50);
+    const everything = frames.join("\n") + stderr;
+    for (const token of tokens) expect(everything).not.toContain(token);
+  });
+});

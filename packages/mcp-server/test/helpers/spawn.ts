@@ -1,0 +1,86 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The built bin; the package's test task depends on its build. */
+export const CLI = join(here, "..", "..", "dist", "cli.js");
+export const HAVE_CLI = existsSync(CLI);
+
+/** A minimal environment: nothing RESMON_* leaks in from the machine running the tests. */
+export function cleanEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of ["PATH", "HOME", "SYSTEMROOT", "TMPDIR", "TEMP"]) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** A raw JSON-RPC conversation with `node dist/cli.js`, reading frames exactly as written to stdout. */
+export class RawServer {
+  readonly child: ChildProcessWithoutNullStreams;
+  stdout = "";
+  stderr = "";
+  private waiters: Array<() => void> = [];
+
+  constructor(env: Record<string, string>) {
+    this.child = spawn(process.execPath, [CLI], { env, stdio: ["pipe", "pipe", "pipe"] });
+    this.child.stdout.on("data", (chunk: Buffer) => {
+      this.stdout += chunk.toString("utf8");
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.child.stderr.on("data", (chunk: Buffer) => {
+      this.stderr += chunk.toString("utf8");
+    });
+  }
+
+  frames(): Record<string, unknown>[] {
+    return this.stdout
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  send(message: Record<string, unknown>): void {
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+  }
+
+  async request(
+    id: number,
+    method: string,
+    params: Record<string, unknown> = {},
+  ): Promise<Record<string, unknown>> {
+    this.send({ id, method, params });
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const found = this.frames().find((f) => f.id === id);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no answer to ${method}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  }
+
+  async initialize(): Promise<Record<string, unknown>> {
+    const answer = await this.request(0, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "0" },
+    });
+    this.send({ method: "notifications/initialized" });
+    return answer;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
