@@ -51,6 +51,47 @@ describe("toolsListEntries", () => {
     expect(toolsListEntries()[0]?.annotations.readOnlyHint).toBe(true);
   });
 
+  it("uses only keywords a draft-07 validator (the MCP SDK's Ajv default) reads the same way", () => {
+    const allowed = new Set([
+      "type",
+      "properties",
+      "required",
+      "additionalProperties",
+      "items",
+      "enum",
+      "const",
+      "anyOf",
+      "minimum",
+      "maximum",
+      "exclusiveMinimum",
+      "minLength",
+      "maxLength",
+      "pattern",
+      "minItems",
+      "maxItems",
+      "minProperties",
+      "default",
+      "description",
+    ]);
+    const used = new Set<string>();
+    const walk = (node: unknown, isPropertyMap = false): void => {
+      if (Array.isArray(node)) {
+        for (const n of node) walk(n);
+        return;
+      }
+      if (node === null || typeof node !== "object") return;
+      for (const [k, v] of Object.entries(node)) {
+        if (!isPropertyMap) used.add(k);
+        walk(v, !isPropertyMap && k === "properties");
+      }
+    };
+    for (const e of toolsListEntries()) {
+      walk(e.inputSchema);
+      walk(e.outputSchema);
+    }
+    expect([...used].filter((k) => !allowed.has(k))).toEqual([]);
+  });
+
   it(`stays within ${BUDGET_BYTES} bytes (~${BUDGET_TOKENS} tokens at bytes/4)`, () => {
     const full = bytes(toolsListEntries());
     const lean = bytes(toolsListEntries({ outputSchemas: false }));
