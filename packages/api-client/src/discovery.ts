@@ -101,6 +101,12 @@ function parsePort(text: string): number | undefined {
   return isValidPort(port) ? port : undefined;
 }
 
+/** Echo a short value only: a long one could be anything, a secret included. */
+function quoteShort(value: string): string {
+  const trimmed = value.trim();
+  return trimmed.length <= 12 ? `"${trimmed}"` : "a value";
+}
+
 function describePortFile(path: string, source: PortFileSource): string {
   if (source === "RESMON_PORT_FILE") return `the port file ${path} (RESMON_PORT_FILE)`;
   if (source === "RESMON_DB_PATH") return `the port file ${path} (beside RESMON_DB_PATH)`;
@@ -115,7 +121,7 @@ async function namePort(env: Env, portFile: { path: string; source: PortFileSour
       return {
         ok: false,
         kind: "bad_port",
-        message: `RESMON_PORT is set to "${fromEnv.trim().slice(0, 40)}", which is not a port (an integer from 1 to 65535). No other port was tried.`,
+        message: `RESMON_PORT is set to ${quoteShort(fromEnv)}, which is not a port (an integer from 1 to 65535). No other port was tried.`,
       };
     }
     return { ok: true, port, source: "RESMON_PORT", namedBy: "RESMON_PORT" };

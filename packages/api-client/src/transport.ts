@@ -35,7 +35,8 @@ export class Transport {
     this.#options = options;
     this.#agent = new Agent({
       connect: { timeout: options.connectTimeoutMs },
-      keepAliveTimeout: 4_000,
+      // Well under uvicorn's 5 s keep-alive, so an idle socket is dropped here before the server drops it.
+      keepAliveTimeout: 2_000,
       connections: 8,
     });
   }
