@@ -89,7 +89,7 @@ async function tour(client: Client): Promise<void> {
   );
   for (const p of list(keyword.papers)) out(paperLine(p));
 
-  heading('search_corpus "learning on graphs" (semantic)');
+  heading('search_corpus "message passing on graphs" (semantic)');
   const semantic = await call(client, "search_corpus", {
     query: "message passing on graphs",
     mode: "semantic",
