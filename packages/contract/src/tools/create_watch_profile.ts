@@ -7,7 +7,7 @@ export const create_watch_profile = writeTool({
   name: "create_watch_profile",
   title: "Create a watch profile",
   description:
-    "Watch a person's papers. Without an ORCID (or affiliation) every match is name-only: the answer then carries basis_warning at the top - repeat it to the user.",
+    "Watch a person's papers. With neither an ORCID nor an affiliation every match is name-only: the answer then carries basis_warning at the top - repeat it to the user.",
   kind: "write",
   requiresConfirmation: true,
   annotations: writeHints(false, false),

@@ -6,7 +6,7 @@ export const get_watch_profile = readTool({
   name: "get_watch_profile",
   title: "Get a watch profile",
   description:
-    "One watch profile in full, plus its match total and a count per basis (identifier, affiliation, name_only). A name_only match is a string match, not an identity.",
+    "One watch profile in full, plus its match total and a count per basis (e.g. identifier, name_only). A name_only match is a string match, not an identity.",
   kind: "read",
   requiresConfirmation: false,
   annotations: readHints(false),

@@ -6,7 +6,7 @@ export const list_watch_profiles = readTool({
   name: "list_watch_profiles",
   title: "List watch profiles",
   description:
-    "The people, groups and institutions the user watches: id, kind, name, aliases, identifier schemes, ORCID, affiliations. basis_warning on a row means its matches can be name-only: say so whenever you summarize that profile.",
+    "The people, groups and institutions the user watches: id, kind, name, aliases, identifier schemes, ORCID, affiliations. basis_warning on a row says how weak its matches can be (e.g. name-only): repeat it whenever you summarize that profile.",
   kind: "read",
   requiresConfirmation: false,
   annotations: readHints(false),

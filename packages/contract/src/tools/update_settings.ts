@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { writeHints, writeTool } from "../define.js";
-import { SETTINGS_GROUPS } from "../settings.js";
+import { SETTINGS_GROUPS, SETTINGS_KEYS_WRITABLE } from "../settings.js";
 
 const settingsRoutes = SETTINGS_GROUPS.flatMap((group) => [
   { method: "GET", path: `/api/settings/${group}` } as const,
@@ -21,7 +21,10 @@ export const update_settings = writeTool({
     settings: z
       .record(z.string(), z.string())
       .refine((s) => Object.keys(s).length > 0, "Name at least one setting.")
-      .meta({ minProperties: 1, description: "Key to new value, at least one; values as strings." }),
+      .meta({
+        minProperties: 1,
+        description: `Key to new value (a string), at least one. Writable keys: ${SETTINGS_KEYS_WRITABLE.join(", ")}.`,
+      }),
   }),
   output: z.looseObject({
     group: z.enum(SETTINGS_GROUPS),
