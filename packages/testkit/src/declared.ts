@@ -1,14 +1,19 @@
 /**
  * What the real resmon OpenAPI declares for each of the 44 method+path pairs the tools use:
- * the query parameters, and the top-level body fields (with the required ones). Written from
- * ../shared/resmon/openapi.json; a test checks it against that file when it is present.
+ * the query parameters, and the top-level body fields (required ones, and each field's type).
+ * Written from ../shared/resmon/openapi.json; a test checks it against that file when present.
  * The testkit refuses anything not declared here, where resmon would silently ignore it.
  */
 export interface DeclaredRoute {
   readonly method: "GET" | "POST" | "PUT";
   readonly path: string;
   readonly query: readonly string[];
-  readonly body: { readonly fields: readonly string[]; readonly required: readonly string[] } | null;
+  readonly body: {
+    readonly fields: readonly string[];
+    readonly required: readonly string[];
+    /** JSON type per field: "string", "integer", "boolean", "object", "array<item>"; a trailing "?" = nullable. */
+    readonly types: Readonly<Record<string, string>>;
+  } | null;
 }
 
 export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
@@ -30,6 +35,17 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
         "sources",
       ],
       required: [],
+      types: {
+        authors: "array<string>",
+        categories: "array<string>",
+        cursor: "string?",
+        date_from: "string?",
+        date_to: "string?",
+        limit: "integer",
+        query: "string?",
+        sort: "string",
+        sources: "array<string>",
+      },
     },
   },
   { method: "GET", path: "/api/documents/{document_id}/similar", query: ["k"], body: null },
@@ -61,7 +77,11 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
     method: "POST",
     path: "/api/export/references",
     query: [],
-    body: { fields: ["document_ids", "execution_ids", "format"], required: [] },
+    body: {
+      fields: ["document_ids", "execution_ids", "format"],
+      required: [],
+      types: { document_ids: "array<integer>", execution_ids: "array<integer>?", format: "string" },
+    },
   },
   { method: "GET", path: "/api/profiles", query: ["kind"], body: null },
   { method: "GET", path: "/api/profiles/{profile_id}", query: [], body: null },
@@ -85,6 +105,19 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
         "saved_configuration_id",
       ],
       required: ["repositories", "query"],
+      types: {
+        ai_enabled: "boolean",
+        ai_settings: "object?",
+        date_from: "string?",
+        date_to: "string?",
+        ephemeral_credentials: "object?",
+        keywords: "array<string>?",
+        max_results: "integer",
+        query: "string",
+        repositories: "array<string>",
+        request_id: "string?",
+        saved_configuration_id: "integer?",
+      },
     },
   },
   {
@@ -106,6 +139,19 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
         "storage_settings",
       ],
       required: ["name", "schedule_cron", "parameters"],
+      types: {
+        ai_enabled: "boolean",
+        ai_settings: "object?",
+        email_ai_summary_enabled: "boolean",
+        email_enabled: "boolean",
+        intent: "string?",
+        is_active: "boolean",
+        name: "string",
+        notify_on_complete: "boolean",
+        parameters: "object",
+        schedule_cron: "string",
+        storage_settings: "object?",
+      },
     },
   },
   {
@@ -115,6 +161,15 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
     body: {
       fields: ["affiliations", "display_name", "field_hints", "identifiers", "kind", "names", "notes"],
       required: [],
+      types: {
+        affiliations: "array<string>",
+        display_name: "string",
+        field_hints: "array<string>",
+        identifiers: "object",
+        kind: "string",
+        names: "array<any>",
+        notes: "string?",
+      },
     },
   },
   { method: "POST", path: "/api/routines/{routine_id}/run", query: [], body: null },
@@ -125,41 +180,41 @@ export const DECLARED_ROUTES: readonly DeclaredRoute[] = [
     method: "PUT",
     path: "/api/settings/ai",
     query: [],
-    body: { fields: ["settings"], required: ["settings"] },
+    body: { fields: ["settings"], required: ["settings"], types: { settings: "object" } },
   },
   { method: "GET", path: "/api/settings/assistant", query: [], body: null },
   {
     method: "PUT",
     path: "/api/settings/assistant",
     query: [],
-    body: { fields: ["settings"], required: ["settings"] },
+    body: { fields: ["settings"], required: ["settings"], types: { settings: "object" } },
   },
   { method: "GET", path: "/api/settings/email", query: [], body: null },
   {
     method: "PUT",
     path: "/api/settings/email",
     query: [],
-    body: { fields: ["settings"], required: ["settings"] },
+    body: { fields: ["settings"], required: ["settings"], types: { settings: "object" } },
   },
   { method: "GET", path: "/api/settings/embeddings", query: [], body: null },
   {
     method: "PUT",
     path: "/api/settings/embeddings",
     query: [],
-    body: { fields: ["settings"], required: ["settings"] },
+    body: { fields: ["settings"], required: ["settings"], types: { settings: "object" } },
   },
   { method: "GET", path: "/api/settings/storage", query: [], body: null },
   {
     method: "PUT",
     path: "/api/settings/storage",
     query: [],
-    body: { fields: ["settings"], required: ["settings"] },
+    body: { fields: ["settings"], required: ["settings"], types: { settings: "object" } },
   },
   { method: "GET", path: "/api/settings/notifications", query: [], body: null },
   {
     method: "PUT",
     path: "/api/settings/notifications",
     query: [],
-    body: { fields: ["settings"], required: ["settings"] },
+    body: { fields: ["settings"], required: ["settings"], types: { settings: "object" } },
   },
 ];

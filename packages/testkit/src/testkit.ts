@@ -9,7 +9,7 @@ import { checkGuard } from "./guard.js";
 import type { Query, Reply } from "./reply.js";
 import { match } from "./router.js";
 import { type SeedName, type SeedSummary, summarize } from "./seed/index.js";
-import { undeclared } from "./strict.js";
+import { bodyErrors, coerceBody, undeclared } from "./strict.js";
 
 export interface TestkitOptions {
   stateDir: string;
@@ -257,6 +257,8 @@ class TestkitServer implements Testkit {
         },
       });
     }
+    const invalid = bodyErrors(declared, body);
+    if (invalid.length) return reply({ status: 422, body: { detail: invalid } });
 
     const fault = this.faults.take(declared.path, method);
     if (fault) {
@@ -282,7 +284,14 @@ class TestkitServer implements Testkit {
           return;
       }
     }
-    return reply(found.route.handler({ backend: this.backend, params: found.params, query, body }));
+    return reply(
+      found.route.handler({
+        backend: this.backend,
+        params: found.params,
+        query,
+        body: coerceBody(declared, body),
+      }),
+    );
   }
 
   clearRequests(): void {

@@ -251,6 +251,19 @@ describe("strictness and the request log", () => {
     expect(kit.requests).toHaveLength(0);
   });
 
+  it("answers FastAPI's 422 for missing or ill-typed body fields, coercing what pydantic would", async () => {
+    const missing = await call(kit, "POST", "/api/search/sweep", { query: "graph" });
+    expect(missing.status).toBe(422);
+    expect(obj(arr(obj(missing.json).detail)[0]).loc).toEqual(["body", "repositories"]);
+    const wrong = await call(kit, "POST", "/api/explorer/search", { query: 5, limit: "x" });
+    expect(arr(obj(wrong.json).detail).map((e) => obj(e).type)).toEqual(["string_type", "int_parsing"]);
+    const coerced = await call(kit, "POST", "/api/explorer/search", { query: "", limit: "3" });
+    expect(arr(obj(coerced.json).results)).toHaveLength(3);
+    expect((await call(kit, "GET", "/api/executions?limit=0")).status).toBe(422);
+    expect((await call(kit, "GET", "/api/executions?offset=-1")).status).toBe(422);
+    expect((await call(kit, "GET", "/api/routines/abc")).status).toBe(422);
+  });
+
   it("answers FastAPI's 404 and 405 for paths and methods outside the 44", async () => {
     expect((await call(kit, "GET", "/api/nope")).json).toEqual({ detail: "Not Found" });
     expect((await call(kit, "DELETE", "/api/routines/1")).status).toBe(405);

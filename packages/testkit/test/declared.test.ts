@@ -6,19 +6,34 @@ import { DECLARED_ROUTES } from "../src/index.js";
 
 const OPENAPI = join(dirname(fileURLToPath(import.meta.url)), "../../../../shared/resmon/openapi.json");
 
+interface Property {
+  type?: string;
+  anyOf?: Property[];
+  items?: { type?: string };
+}
+
+/** The same spelling src/declared.ts uses: "integer", "array<string>", a trailing "?" when nullable. */
+function typeName(p: Property): string {
+  const options = p.anyOf ?? [p];
+  const real = options.filter((o) => o.type !== "null");
+  const first = real[0] ?? {};
+  const base = first.type === "array" ? `array<${first.items?.type ?? "any"}>` : (first.type ?? "any");
+  return real.length < options.length ? `${base}?` : base;
+}
+
 interface Operation {
   parameters?: { name: string; in: string }[];
   requestBody?: {
     content: {
       "application/json": {
-        schema: { $ref?: string; properties?: Record<string, unknown>; required?: string[] };
+        schema: { $ref?: string; properties?: Record<string, Property>; required?: string[] };
       };
     };
   };
 }
 interface OpenApi {
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+  components: { schemas: Record<string, { properties?: Record<string, Property>; required?: string[] }> };
 }
 
 describe("the declared-parameter table", () => {
@@ -40,6 +55,10 @@ describe("the declared-parameter table", () => {
       else {
         expect([...(route.body?.fields ?? [])].sort()).toEqual(Object.keys(schema.properties ?? {}).sort());
         expect([...(route.body?.required ?? [])].sort()).toEqual([...(schema.required ?? [])].sort());
+        const types = Object.fromEntries(
+          Object.entries(schema.properties ?? {}).map(([k, v]) => [k, typeName(v)]),
+        );
+        expect(route.body?.types).toEqual(types);
       }
     }
   });

@@ -174,7 +174,7 @@ export function volume(ctx: Ctx): Reply {
     return detail(400, "group_by must be 'source' or 'category'");
   const months = intParam(first(ctx.query, "months"), "months", "query");
   if (isReply(months)) return months;
-  return ok(publicationVolume(ctx.backend, groupBy, months));
+  return ok(publicationVolume(ctx.backend, groupBy, months ?? 12));
 }
 
 export const sources = (ctx: Ctx): Reply => ok(sourceContribution(ctx.backend));

@@ -23,6 +23,17 @@ export function listExecutions(ctx: Ctx): Reply {
       },
     ]);
   }
+  if ((offset ?? 0) < 0) {
+    return detail(422, [
+      {
+        type: "greater_than_equal",
+        loc: ["query", "offset"],
+        msg: "Input should be greater than or equal to 0",
+        input: String(offset),
+        ctx: { ge: 0 },
+      },
+    ]);
+  }
   const type = first(ctx.query, "type");
   const rows = [...ctx.backend.store.executions.values()]
     .filter((e) => !type || e.execution_type === type)

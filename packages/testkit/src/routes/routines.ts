@@ -35,7 +35,9 @@ export function deliveries(ctx: Ctx): Reply {
   const last = list[0];
   return ok({
     routine_id: r.id,
-    deliveries: list.slice(0, limit ?? 20).map((d) => ({ ...d, owner_pid: null, owner_runtime_id: null })),
+    deliveries: list
+      .slice(0, Math.max(0, limit ?? 100))
+      .map((d) => ({ ...d, owner_pid: null, owner_runtime_id: null })),
     summary: {
       targets,
       enabled_target_count: Object.values(targets).reduce((a, b) => a + b, 0),
