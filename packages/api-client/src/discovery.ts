@@ -180,16 +180,22 @@ function probeFailure(
 ): Omit<DiscoveryRefusal, "portFile" | "stateDir" | "port" | "tried" | "tokenFile"> {
   switch (error.kind) {
     case "transport":
-    case "timeout": {
-      const what =
-        error.kind === "timeout"
-          ? `did not answer within ${error.timeoutMs} ms`
-          : "did not accept a connection";
+      if (error.message.includes("connection refused")) {
+        return {
+          kind: "not_answering",
+          message: `${NOT_RUNNING_MESSAGE} Nothing accepted a connection at ${url}, named by ${namedBy}. No other port was tried.`,
+        };
+      }
+      // Something was there: say what happened, not that resmon is not running.
       return {
         kind: "not_answering",
-        message: `${NOT_RUNNING_MESSAGE} Nothing answered at ${url}, named by ${namedBy}: it ${what}. No other port was tried.`,
+        message: `No answer to GET /api/health came from ${url}, named by ${namedBy}: ${error.message} No other port was tried.`,
       };
-    }
+    case "timeout":
+      return {
+        kind: "not_answering",
+        message: `Nothing at ${url}, named by ${namedBy}, answered GET /api/health within ${error.timeoutMs} ms. No other port was tried.`,
+      };
     case "http":
       if (error.status === 401) {
         const reason = error.reason ? ` (${error.reason})` : "";

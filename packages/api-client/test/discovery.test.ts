@@ -202,8 +202,20 @@ describe("the named instance", () => {
     const started = Date.now();
     const refusal = refusalOf(await run({ RESMON_PORT: String(silent.port) }));
     expect(refusal.kind).toBe("not_answering");
-    expect(refusal.message).toContain("did not answer within 1000 ms");
+    expect(refusal.message).toContain("answered GET /api/health within 1000 ms");
+    // Something accepted the connection, so the refusal does not claim resmon is not running.
+    expect(refusal.message).not.toMatch(/not running/);
     expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it("a named port that drops the connection is not_answering, without claiming resmon is not running", async () => {
+    const dropper = await startServer((req) => req.socket.destroy());
+    servers.push(dropper);
+    await put(join(defaultState(), `api-token-${dropper.port}`), TOKEN);
+    const refusal = refusalOf(await run({ RESMON_PORT: String(dropper.port) }));
+    expect(refusal).toMatchObject({ kind: "not_answering", tried: [`http://127.0.0.1:${dropper.port}`] });
+    expect(refusal.message).toContain("closed before a complete answer arrived");
+    expect(refusal.message).not.toMatch(/not running/);
   });
 
   it("no token file for the port: refused naming the path, without a request", async () => {
