@@ -205,6 +205,9 @@ describe("routines, profiles and settings", () => {
     });
     expect(created.status).toBe(201);
     expect(typeof obj(created.json).basis_warning).toBe("string");
+    const matches = obj((await call(kit, "GET", "/api/profiles/1/matches?limit=1")).json);
+    expect(arr(matches.matches)).toHaveLength(1);
+    expect(Object.keys(obj(matches.by_basis)).sort()).toEqual(["affiliation", "identifier", "name_only"]);
   });
 });
 

@@ -110,6 +110,41 @@ describe("corpus search over the demo seed", () => {
     expect(page).not.toHaveProperty("ranked_count");
   });
 
+  it("the coverage audit reports totals beyond its 25-row lists, a lower-bound flag, and which text it measured against", async () => {
+    const graph = obj((await call(kit, "GET", "/api/routines/3/coverage")).json);
+    expect(graph.intent_source).toBe("stated");
+    expect(arr(graph.off_target)).toHaveLength(25);
+    expect(Number(graph.off_target_total)).toBeGreaterThan(25);
+    expect(Number(graph.missed_in_corpus_total)).toBeGreaterThan(25);
+    const turbulence = obj((await call(kit, "GET", "/api/routines/1/coverage")).json);
+    expect(turbulence.missed_in_corpus_total_is_lower_bound).toBe(true);
+    const retraction = obj((await call(kit, "GET", "/api/routines/2/coverage")).json);
+    expect(retraction.intent_source).toBe("keywords");
+    expect(retraction.intent).toBe("retraction");
+    kit.setSemanticAvailable(false);
+    const off = obj((await call(kit, "GET", "/api/routines/3/coverage")).json);
+    kit.setSemanticAvailable(true);
+    expect(off.model).toBeNull();
+    expect(String(off.reason)).toContain("Nothing is embedded yet");
+  });
+
+  it("records bioRxiv/medRxiv default starts and answers in part on the preprint watch", async () => {
+    const runs = arr((await call(kit, "GET", "/api/executions?limit=500")).json)
+      .map(obj)
+      .filter((e) => e.routine_id === 4);
+    expect(runs.length).toBeGreaterThan(0);
+    const params = JSON.parse(String(runs[0]?.parameters)) as {
+      default_starts: Record<string, { days: number; before: string; sentence: string }>;
+    };
+    expect(params.default_starts.biorxiv?.days).toBe(3);
+    expect(params.default_starts.medrxiv?.before).toBe("run");
+    const inPart = runs
+      .flatMap((e) => arr(obj(e.coverage).sources).map(obj))
+      .filter((s) => s.in_part === true);
+    expect(new Set(inPart.map((s) => s.source))).toEqual(new Set(["biorxiv", "medrxiv"]));
+    expect(inPart.every((s) => s.category === "answered")).toBe(true);
+  });
+
   it("a malformed cursor is a 400 like resmon's", async () => {
     const bad = await call(kit, "POST", "/api/explorer/search", { query: "", cursor: "not-a-cursor" });
     expect(bad.status).toBe(400);

@@ -394,7 +394,19 @@ function preprintRun(id: number, day: number, docs: number[]): Execution {
       }),
       outcome("medrxiv", "ok", 0, {
         recorded_at: `2026-05-${pad(day)} 05:01:30`,
-        zero_reason: "genuine_empty",
+        in_part: !inPart,
+        zero_reason: inPart ? "genuine_empty" : "answered_in_part",
+        zero_detail: inPart
+          ? null
+          : {
+              read: {
+                order: "newest_first",
+                records_read: 900,
+                records_total: 2300,
+                read_from: `2026-05-${pad(day - 1)}`,
+                read_to: start.slice(0, 10),
+              },
+            },
         sent: [`details/medrxiv/${from}/${start.slice(0, 10)}`],
       }),
       outcome("europepmc", "ok", 0, {
@@ -582,6 +594,22 @@ function matches(papers: Paper[]): ProfileMatch[] {
       basis: "identifier",
       matched_author: "Ada Lovelace",
       evidence: "ORCID 0000-0002-1825-0097 on the source record",
+      first_seen_at: "2026-02-01 05:37:00",
+    },
+    {
+      profile_id: 1,
+      document_id: 2,
+      basis: "affiliation",
+      matched_author: "Ada Lovelace",
+      evidence: "Affiliation on the record: Analytical Engine Group",
+      first_seen_at: "2026-02-01 06:14:00",
+    },
+    {
+      profile_id: 2,
+      document_id: 1,
+      basis: "affiliation",
+      matched_author: "Alan Turing",
+      evidence: "Affiliation on the record: University of Manchester",
       first_seen_at: "2026-02-01 05:37:00",
     },
   ];
