@@ -160,6 +160,32 @@ function findOperation(method: string, concretePath: string): { path: string; op
   );
 }
 
+describe("the schema checker used below", () => {
+  const health = deref({ $ref: "#/components/schemas/Health" });
+  const good = {
+    status: "ok",
+    identity: { contract_version: 1, runtime_id: "r", schema_version: 21, corpus_id: null, build_id: null },
+  };
+  it("accepts a conforming body and extra fields", () => {
+    const errors: string[] = [];
+    validate(health, { ...good, extra: [1, 2] }, "body", errors);
+    expect(errors).toEqual([]);
+  });
+  it.each([
+    ["a missing required field", { identity: good.identity }, "body.status: required"],
+    ["a wrong type", { ...good, pid: "4242" }, "body.pid: expected integer, got string"],
+    [
+      "a nested wrong type",
+      { ...good, identity: { ...good.identity, schema_version: "21" } },
+      "body.identity.schema_version",
+    ],
+  ])("rejects %s", (_what, body, expected) => {
+    const errors: string[] = [];
+    validate(health, body as Json, "body", errors);
+    expect(errors.join("\n")).toContain(expected);
+  });
+});
+
 describe("the real backend's answers fit our response schemas", async () => {
   const files = await sampleFiles();
   it.skipIf(files === undefined)("covers every operation but four settings PUTs with a sample", async () => {
