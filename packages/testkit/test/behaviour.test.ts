@@ -211,6 +211,33 @@ describe("routines, profiles and settings", () => {
   });
 });
 
+describe("match transparency", () => {
+  it("explains which recorded keywords appear where, and grades how much resmon can know", async () => {
+    const one = obj((await call(kit, "GET", "/api/documents/1/why")).json);
+    expect(one.verdict).toBe("local_evidence");
+    const rows = arr(one.keywords).map(obj);
+    expect(rows.map((r) => r.keyword).sort()).toEqual(["diffusion", "turbulence"]);
+    expect(rows.find((r) => r.keyword === "diffusion")?.fields).toEqual(["title", "abstract"]);
+    expect(arr(one.what_resmon_cannot_see).length).toBe(2);
+    const preprint = obj((await call(kit, "GET", "/api/documents/5/why")).json);
+    expect(preprint.verdict).toBe("resmon_filtered");
+    expect(obj(preprint.source).resmon_filtered_locally).toBe(true);
+    const none = obj((await call(kit, "GET", "/api/documents/4/why")).json);
+    expect(none.verdict).toBe("no_keywords_recorded");
+  });
+
+  it("counts each keyword's unique contribution for a run or the corpus", async () => {
+    const run = obj((await call(kit, "GET", "/api/analytics/keyword-contribution?execution_id=1")).json);
+    expect(run.scope).toEqual({ type: "execution", execution_id: 1 });
+    const rows = arr(run.keywords).map(obj);
+    expect(rows.map((r) => r.keyword).sort()).toEqual(["diffusion", "turbulence"]);
+    for (const r of rows) expect(Number(r.unique) + Number(r.shared)).toBe(r.matched);
+    const corpus = obj((await call(kit, "GET", "/api/analytics/keyword-contribution")).json);
+    expect(Number(corpus.documents_considered)).toBe(kit.seedSummary.papers);
+    expect((await call(kit, "GET", "/api/analytics/keyword-contribution?execution_id=999")).status).toBe(404);
+  });
+});
+
 describe("find_similar reasons", () => {
   it("gives neighbours with distances, or a reason for each kind of empty list", async () => {
     const near = obj((await call(kit, "GET", "/api/documents/1/similar?k=3")).json);

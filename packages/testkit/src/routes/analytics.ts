@@ -1,5 +1,6 @@
 import type { Backend } from "../backend.js";
-import type { JsonObject } from "../model.js";
+import { compileKeyword, FIELDS, fieldsMatched, hasOperators, keywordsFor } from "../explain.js";
+import type { JsonObject, Paper } from "../model.js";
 import { type Ctx, detail, first, intParam, isReply, ok, type Reply } from "../reply.js";
 
 function sourceContribution(b: Backend): JsonObject {
@@ -181,62 +182,90 @@ export const sources = (ctx: Ctx): Reply => ok(sourceContribution(ctx.backend));
 export const lag = (ctx: Ctx): Reply => ok(discoveryLag(ctx.backend));
 export const health = (ctx: Ctx): Reply => ok(routineHealth(ctx.backend));
 
+function emptyContribution(scope: JsonObject, reason: string): JsonObject {
+  return {
+    scope,
+    keywords: [],
+    documents_considered: 0,
+    documents_matched: 0,
+    documents_unexplained: 0,
+    sample_size: 0,
+    minimum_sample_for_share: 10,
+    sufficient: false,
+    insufficient_reason: reason,
+    fields_checked: [...FIELDS],
+  };
+}
+
+/** Per keyword: the papers it matches, and how many no other keyword matches. */
 export function keywords(ctx: Ctx): Reply {
   const execId = intParam(first(ctx.query, "execution_id"), "execution_id", "query");
   if (isReply(execId)) return execId;
-  const b = ctx.backend;
-  let runs = [...b.store.executions.values()];
+  const store = ctx.backend.store;
+  let words: string[];
+  let papers: Paper[];
+  let scope: JsonObject;
   if (execId !== undefined) {
-    const e = b.store.executions.get(execId);
+    const e = store.executions.get(execId);
     if (!e) return detail(404, `No execution with id ${execId}`);
-    runs = [e];
+    words = keywordsFor(e);
+    papers = e.document_ids.map((d) => store.paperById.get(d)).filter((p): p is Paper => p !== undefined);
+    scope = { type: "execution", execution_id: execId };
+  } else {
+    const seen: string[] = [];
+    const runs = [...store.executions.values()].sort((a, b) =>
+      a.start_time < b.start_time ? -1 : a.start_time > b.start_time ? 1 : a.id - b.id,
+    );
+    for (const e of runs) for (const k of keywordsFor(e)) if (!seen.includes(k)) seen.push(k);
+    words = seen;
+    papers = store.papers;
+    scope = { type: "corpus" };
   }
-  const counts = new Map<string, { matched: Set<number>; considered: Set<number> }>();
-  const considered = new Set<number>();
+  if (!words.length) return ok(emptyContribution(scope, "No keywords have been recorded on any run yet."));
+  if (!papers.length) return ok(emptyContribution(scope, "No papers to measure against yet."));
+  const patterns = words
+    .map((k) => [k, compileKeyword(k)] as const)
+    .filter((x): x is readonly [string, RegExp] => x[1] !== null);
+  const hits = new Map<string, Set<number>>();
   const matchedAny = new Set<number>();
-  for (const e of runs) {
-    for (const k of e.keywords ?? []) {
-      const c = counts.get(k) ?? { matched: new Set<number>(), considered: new Set<number>() };
-      for (const d of e.document_ids) {
-        const p = b.store.paperById.get(d);
-        if (!p) continue;
-        considered.add(d);
-        c.considered.add(d);
-        if (
-          `${p.title} ${p.abstract ?? ""} ${p.categories} ${p.authors}`
-            .toLowerCase()
-            .includes(k.toLowerCase())
-        ) {
-          c.matched.add(d);
-          matchedAny.add(d);
-        }
+  for (const p of papers) {
+    for (const [k, re] of patterns) {
+      if (fieldsMatched(p, re).length) {
+        hits.set(k, (hits.get(k) ?? new Set()).add(p.id));
+        matchedAny.add(p.id);
       }
-      counts.set(k, c);
     }
   }
-  const sufficient = considered.size >= 10;
+  const rows = patterns.map(([k]) => {
+    const mine = hits.get(k) ?? new Set<number>();
+    let unique = 0;
+    for (const id of mine)
+      if (![...hits.entries()].some(([other, ids]) => other !== k && ids.has(id))) unique++;
+    return {
+      keyword: k,
+      matched: mine.size,
+      unique,
+      shared: mine.size - unique,
+      contains_operators: hasOperators(k),
+      unique_share: mine.size >= 10 ? Math.round((unique / mine.size) * 1000) / 1000 : null,
+    };
+  });
+  rows.sort(
+    (a, b) =>
+      b.unique - a.unique ||
+      b.matched - a.matched ||
+      a.keyword.toLowerCase().localeCompare(b.keyword.toLowerCase()),
+  );
   return ok({
-    scope: execId === undefined ? { type: "corpus" } : { type: "execution", execution_id: execId },
-    keywords: [...counts.entries()].map(([keyword, c]) => ({
-      keyword,
-      documents_matched: c.matched.size,
-      documents_considered: c.considered.size,
-      share:
-        sufficient && c.considered.size
-          ? Math.round((c.matched.size / c.considered.size) * 10000) / 10000
-          : null,
-    })),
-    documents_considered: considered.size,
+    scope,
+    keywords: rows,
+    documents_considered: papers.length,
     documents_matched: matchedAny.size,
-    documents_unexplained: considered.size - matchedAny.size,
-    sample_size: considered.size,
+    documents_unexplained: papers.length - matchedAny.size,
+    sample_size: papers.length,
     minimum_sample_for_share: 10,
-    sufficient,
-    insufficient_reason: sufficient
-      ? null
-      : counts.size === 0
-        ? "No keywords have been recorded on any run yet."
-        : "Needs at least 10 papers from runs that recorded keywords.",
-    fields_checked: ["title", "abstract", "categories", "authors"],
+    sufficient: true,
+    insufficient_reason: null,
+    fields_checked: [...FIELDS],
   });
 }

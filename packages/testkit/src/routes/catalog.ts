@@ -8,7 +8,7 @@ const DATE_RANGE_NOTICE = {
 };
 
 /** The captured catalog, plus medRxiv and the spec's result_order / constraints / notices. */
-function catalog(): Record<string, unknown>[] {
+export function catalog(): Record<string, unknown>[] {
   const rows = CATALOG.map((row) => ({ ...row }));
   const biorxiv = rows.find((r) => r.slug === "biorxiv");
   if (biorxiv && !rows.some((r) => r.slug === "medrxiv")) {

@@ -1,3 +1,4 @@
+import { sourceInfo } from "../explain.js";
 import type { JsonObject } from "../model.js";
 import { type Ctx, detail, first, intParam, isReply, ok, type Reply } from "../reply.js";
 import { executionRow } from "../views.js";
@@ -67,22 +68,8 @@ const CAVEATS = [
   "resmon does not record screening decisions. Inclusion and exclusion happen outside it, and no figure here should be presented as a screening outcome.",
 ];
 
-const SOURCE_NAMES: Record<string, string> = {
-  arxiv: "arXiv",
-  openalex: "OpenAlex",
-  crossref: "Crossref",
-  pubmed: "PubMed",
-  europepmc: "Europe PMC",
-  semantic_scholar: "Semantic Scholar",
-  biorxiv: "bioRxiv",
-  medrxiv: "medRxiv",
-  ieee: "IEEE Xplore",
-  doaj: "DOAJ",
-  plos: "PLOS",
-};
-
 export function sourceName(slug: string): string {
-  return SOURCE_NAMES[slug] ?? slug;
+  return sourceInfo(slug).name;
 }
 
 export function searchRecord(ctx: Ctx): Reply {

@@ -1,9 +1,20 @@
 import type { Backend } from "../backend.js";
+import {
+  compileKeyword,
+  describeFields,
+  FIELDS,
+  fieldsMatched,
+  hasOperators,
+  keywordsFor,
+  LOCALLY,
+  limits,
+  sourceInfo,
+  verdict,
+} from "../explain.js";
 import type { JsonObject, Paper } from "../model.js";
 import { type Ctx, detail, first, intParam, isReply, ok, type Reply } from "../reply.js";
 import { distance, EMBEDDING_MODEL, embed } from "../vectors.js";
 import { byNewest, paperRow } from "../views.js";
-import { sourceName } from "./executions.js";
 
 const COUNT_CAP = 10000;
 const MAX_PAGE = 200;
@@ -207,60 +218,53 @@ export function similar(ctx: Ctx): Reply {
   });
 }
 
-const CANNOT_SEE_TEXT =
-  "resmon stores each paper's title, abstract, authors and categories — not its full text. A keyword could appear in the body of the paper, in publisher-supplied keywords, or in an indexing term such as MeSH, and resmon would have no way to see it.";
-
-const COMBINATION: Record<string, [string, string]> = {
-  arxiv: [
-    "Implicit AND",
-    "arXiv treats space-separated terms in the all: field as implicit AND across title, abstract, and author.",
-  ],
-  semantic_scholar: [
-    "Relevance-ranked",
-    "Semantic Scholar's paper search ranks by relevance across multiple fields; not a strict boolean.",
-  ],
-};
-
 export function why(ctx: Ctx): Reply {
   const id = intParam(ctx.params.doc_id, "doc_id", "path");
   if (isReply(id)) return id;
   const execFilter = intParam(first(ctx.query, "execution_id"), "execution_id", "query");
   if (isReply(execFilter)) return execFilter;
-  const p = id === undefined ? undefined : ctx.backend.store.paperById.get(id);
+  const store = ctx.backend.store;
+  const p = id === undefined ? undefined : store.paperById.get(id);
   if (!p) return detail(404, `No document with id ${ctx.params.doc_id}`);
-  const runs = [...ctx.backend.store.executions.values()]
-    .filter((e) => e.document_ids.includes(p.id) && (execFilter === undefined || e.id === execFilter))
-    .sort((a, b) => a.id - b.id);
-  const keywords = [...new Set(runs.flatMap((e) => e.keywords ?? []))];
-  const fields: [string, string][] = [
-    ["title", p.title],
-    ["abstract", p.abstract ?? ""],
-    ["categories", p.categories],
-    ["authors", p.authors],
-  ];
-  const rows = keywords.map((k) => {
-    const hit = fields.filter(([, text]) => text.toLowerCase().includes(k.toLowerCase())).map(([f]) => f);
-    return { keyword: k, matched: hit.length > 0, fields: hit };
+  const executions =
+    execFilter !== undefined
+      ? [store.executions.get(execFilter)].filter((e) => e !== undefined)
+      : [...store.executions.values()]
+          .filter((e) => e.document_ids.includes(p.id))
+          .sort((a, b) => (a.start_time < b.start_time ? 1 : a.start_time > b.start_time ? -1 : 0));
+  const seen: string[] = [];
+  const runs = executions.map((e) => {
+    const keywords = keywordsFor(e);
+    for (const k of keywords) if (!seen.includes(k)) seen.push(k);
+    return {
+      execution_id: e.id,
+      execution_type: e.execution_type,
+      start_time: e.start_time,
+      routine_name: e.routine_id === null ? null : (store.routines.get(e.routine_id)?.name ?? null),
+      keywords,
+    };
   });
-  const matched = rows.filter((r) => r.matched).length;
-  const [combination, notes] = COMBINATION[p.source_repository] ?? [
-    "Relevance-ranked",
-    `${sourceName(p.source_repository)} ranks by relevance; a result need not contain every keyword.`,
-  ];
-  const verdict =
-    keywords.length === 0
-      ? "no_keywords_recorded"
-      : matched === keywords.length
-        ? "all_matched"
-        : matched > 0
-          ? "some_matched"
-          : "none_matched";
-  const headline =
-    verdict === "no_keywords_recorded"
-      ? "This run did not record the keywords it used, so there is nothing to check the paper against."
-      : verdict === "none_matched"
-        ? "None of the keywords appears in what resmon stores for this paper. Most sources rank by relevance, so this is expected rather than a fault."
-        : `${matched} of ${keywords.length} keywords appear in what resmon stores for this paper.`;
+  const matches = seen.map((keyword) => {
+    const pattern = compileKeyword(keyword);
+    const fields = pattern ? fieldsMatched(p, pattern) : [];
+    return {
+      keyword,
+      matched: fields.length > 0,
+      fields,
+      where: describeFields(fields),
+      contains_operators: hasOperators(keyword),
+    };
+  });
+  matches.sort(
+    (a, b) =>
+      Number(!a.matched) - Number(!b.matched) ||
+      Number(!a.fields.includes("title")) - Number(!b.fields.includes("title")) ||
+      Number(!a.fields.includes("abstract")) - Number(!b.fields.includes("abstract")) ||
+      a.keyword.toLowerCase().localeCompare(b.keyword.toLowerCase()),
+  );
+  const matched = matches.filter((m) => m.matched).map((m) => m.keyword);
+  const source = sourceInfo(p.source_repository);
+  const [grade, headline] = verdict(source, matches.length, matched);
   return ok({
     document: {
       id: p.id,
@@ -271,30 +275,20 @@ export function why(ctx: Ctx): Reply {
       first_seen_at: p.first_seen_at,
     },
     source: {
-      slug: p.source_repository,
-      name: sourceName(p.source_repository),
-      keyword_combination: combination,
-      keyword_combination_notes: notes,
-      resmon_filtered_locally: false,
+      slug: source.slug,
+      name: source.name,
+      keyword_combination: source.combination,
+      keyword_combination_notes: source.notes,
+      resmon_filtered_locally: LOCALLY.has(source.slug),
     },
-    runs: runs.map((e) => ({
-      execution_id: e.id,
-      execution_type: e.execution_type,
-      start_time: e.start_time,
-      routine_name:
-        e.routine_id === null ? null : (ctx.backend.store.routines.get(e.routine_id)?.name ?? null),
-      keywords: e.keywords ?? [],
-    })),
-    keywords: rows,
-    matched_count: matched,
-    keyword_count: keywords.length,
-    verdict,
+    runs,
+    keywords: matches,
+    matched_count: matched.length,
+    keyword_count: matches.length,
+    verdict: grade,
     headline,
-    what_resmon_cannot_see: [
-      CANNOT_SEE_TEXT,
-      `${sourceName(p.source_repository)} combines terms as: ${combination}. ${notes}`,
-    ],
-    fields_checked: ["title", "abstract", "categories", "authors"],
+    what_resmon_cannot_see: limits(source),
+    fields_checked: [...FIELDS],
   });
 }
 
