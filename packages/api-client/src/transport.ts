@@ -1,9 +1,11 @@
 /**
- * The one place that touches the network: undici's fetch over a keep-alive Agent with a connect
- * timeout, a total timeout that covers the body, and the caller's abort signal. Every failure is
- * classified into an ApiError; nothing here ever includes the token.
+ * The one place that touches the network: undici's request API over a keep-alive Agent with a
+ * connect timeout, a total timeout that covers the body, and the caller's abort signal. (undici's
+ * request is about three times cheaper than its fetch, and adds no header of its own beyond Host.)
+ * Every failure is classified into an ApiError; nothing here ever includes the token.
  */
-import { Agent, fetch as undiciFetch } from "undici";
+import { STATUS_CODES } from "node:http";
+import { Agent } from "undici";
 import type { ApiError } from "./errors.js";
 import type { BufferedReply } from "./http-body.js";
 
@@ -25,6 +27,15 @@ function errorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
 }
 
 export class Transport {
@@ -52,21 +63,22 @@ export class Transport {
     try {
       const hasBody = request.method !== "GET" && request.method !== "HEAD";
       const body = hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
-      const response = await undiciFetch(request.url, {
-        method: request.method,
-        headers: [...request.headers],
-        body: body && body.byteLength > 0 ? body : undefined,
-        redirect: "manual",
+      const url = new URL(request.url);
+      const answer = await this.#agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: request.method as "GET" | "POST" | "PUT",
+        headers: Object.fromEntries(request.headers),
+        body: body && body.byteLength > 0 ? body : null,
         signal: controller.signal,
-        dispatcher: this.#agent,
       });
-      const bytes = new Uint8Array(await response.arrayBuffer());
+      const bytes = new Uint8Array(await answer.body.arrayBuffer());
       return {
         ok: true,
         reply: {
-          status: response.status,
-          statusText: response.statusText,
-          headers: new Headers([...response.headers]),
+          status: answer.statusCode,
+          statusText: STATUS_CODES[answer.statusCode] ?? "",
+          headers: toHeaders(answer.headers),
           bytes,
         },
       };
@@ -112,6 +124,8 @@ export class Transport {
       case "ECONNRESET":
       case "EPIPE":
       case "UND_ERR_CLOSED":
+      case "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH":
+      case "UND_ERR_RES_CONTENT_LENGTH_MISMATCH":
         return {
           kind: "transport",
           message: `The connection to ${baseUrl} closed before a complete answer arrived.`,
