@@ -10,7 +10,7 @@ beforeEach(async () => {
 afterEach(async () => done());
 
 async function waitFor(id: unknown, status: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 300; i++) {
     const e = obj((await call(kit, "GET", `/api/executions/${String(id)}`)).json);
     if (e.status === status) return e;
     await sleep(20);
@@ -20,7 +20,7 @@ async function waitFor(id: unknown, status: string): Promise<Record<string, unkn
 
 describe("runs, admission and the routine fire queue", () => {
   it("a sweep creates an execution that moves from running to completed", async () => {
-    kit.setAdmission({ runDurationMs: 100 });
+    kit.setAdmission({ runDurationMs: 800 });
     const started = await call(kit, "POST", "/api/search/sweep", {
       query: "protein",
       repositories: ["biorxiv", "pubmed"],
@@ -73,7 +73,7 @@ describe("runs, admission and the routine fire queue", () => {
     kit.setAdmission({ maxConcurrent: 1, runDurationMs: 80 });
     await call(kit, "POST", "/api/search/sweep", { query: "a", repositories: ["arxiv"] });
     expect((await call(kit, "POST", "/api/routines/2/run")).status).toBe(202);
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 300; i++) {
       const rows = arr((await call(kit, "GET", "/api/executions?limit=3")).json).map(obj);
       if (rows.some((e) => e.routine_id === 2 && e.owner_runtime_id === kit.runtimeId)) return;
       await sleep(20);

@@ -12,13 +12,13 @@ describe("faults on demand", () => {
   beforeEach(() => kit.clearFaults());
 
   it("delays one route only", async () => {
-    kit.setFault("/api/routines", { kind: "delay", ms: 250 });
+    kit.setFault("/api/routines", { kind: "delay", ms: 600 });
     let t = Date.now();
     expect((await call(kit, "GET", "/api/routines")).status).toBe(200);
-    expect(Date.now() - t).toBeGreaterThanOrEqual(240);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(590);
     t = Date.now();
     await call(kit, "GET", "/api/health");
-    expect(Date.now() - t).toBeLessThan(200);
+    expect(Date.now() - t).toBeLessThan(500);
   });
 
   it("answers a chosen status for a number of requests, then recovers", async () => {
