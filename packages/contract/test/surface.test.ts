@@ -58,6 +58,16 @@ describe("the table", () => {
     for (const t of startsRun) expect(t.annotations.openWorldHint, t.name).toBe(true);
   });
 
+  it("calls a write idempotent exactly when it neither creates a record nor starts a run", () => {
+    // POST to a collection (a new routine, profile or sweep) or to /run makes something new each time.
+    const createsOrStarts = (path: string) =>
+      /^\/api\/(routines|profiles|search\/sweep)$/.test(path) || path.endsWith("/run");
+    for (const t of TOOLS.filter((x) => x.kind === "write")) {
+      const makesNew = t.routes.some((r) => r.method === "POST" && createsOrStarts(r.path));
+      expect(t.annotations.idempotentHint, t.name).toBe(!makesNew);
+    }
+  });
+
   it("builds the assistant's pre-approved list from the reads only", () => {
     const list = preApprovedTools("resmon");
     expect(list).toEqual(READ_TOOLS.map((n) => `mcp__resmon__${n}`));
