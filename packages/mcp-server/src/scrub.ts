@@ -6,7 +6,7 @@
 const secrets = new Set<string>();
 const PLACEHOLDER = "<redacted>";
 // An Authorization header value, whatever the token, is never something to print.
-const BEARER = /Bearer\s+[A-Za-z0-9._~+/=-]+/g;
+const BEARER = /Bearer\s+[A-Za-z0-9._~+/=-]{20,}/g;
 
 /** Remember a secret this process has read (only values long enough to be a token). */
 export function registerSecret(value: string): void {

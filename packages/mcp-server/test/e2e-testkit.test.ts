@@ -219,6 +219,25 @@ describe.skipIf(!HAVE_CLI)("identity", () => {
     },
   );
 
+  it.each([["missing"], ["malformed"], ["unsupported"]] as const)(
+    "unbound reads stay available when the identity is %s, and carry none in its place",
+    async (mode) => {
+      kit.setIdentityMode(mode);
+      try {
+        for (const [name, args] of [
+          ["health", {}],
+          ["get_execution", { exec_id: 1 }],
+        ] as const) {
+          const body = await ok(name, args);
+          expect(body).not.toHaveProperty("identity");
+          if (mode !== "missing") expect(body.identity_problem).toBe(mode);
+        }
+      } finally {
+        kit.setIdentityMode("normal");
+      }
+    },
+  );
+
   it("an unbound read with a null schema version invents nothing", async () => {
     kit.setIdentityMode("null_schema");
     try {

@@ -1,15 +1,15 @@
 import type { Handler } from "../context.js";
 import { optStr, reqInt } from "../shape/args.js";
-import { requireIdentity } from "../shape/identity.js";
+import { reportedIdentity, requireIdentity } from "../shape/identity.js";
 import { asArray, asRecord, parseJsonText } from "../shape/values.js";
 
 /** The row whole, except the unbounded event log: its last event and its length instead. */
 export function executionAnswer(body: unknown): Record<string, unknown> {
-  const { progress_events: raw, ...row } = asRecord(body);
-  const parsed = parseJsonText(raw);
-  const events = asArray(parsed);
+  const { progress_events: raw, identity: _identity, ...row } = asRecord(body);
+  const events = asArray(parseJsonText(raw));
   return {
     ...row,
+    ...reportedIdentity(asRecord(body)),
     last_event: events.length > 0 ? events[events.length - 1] : null,
     event_count: events.length,
   };

@@ -1,20 +1,19 @@
 import type { Handler } from "../context.js";
 import { optStr } from "../shape/args.js";
-import { requireIdentity } from "../shape/identity.js";
-import { asRecord } from "../shape/values.js";
+import { reportedIdentity, requireIdentity } from "../shape/identity.js";
+import { asRecord, numOrNull } from "../shape/values.js";
 
 /** Health as resmon reports it. An unbound call passes on whatever identity resmon reported, and no other. */
 export function healthAnswer(body: unknown): Record<string, unknown> {
   const b = asRecord(body);
-  const identity = b.identity;
   const answer: Record<string, unknown> = {
     status: b.status ?? null,
     version: b.version ?? null,
-    schema_version: asRecord(identity).schema_version ?? b.schema_version ?? null,
+    schema_version: numOrNull(asRecord(b.identity).schema_version) ?? numOrNull(b.schema_version),
     scheduler: b.scheduler ?? null,
     daemon: b.daemon ?? null,
+    ...reportedIdentity(b),
   };
-  if (identity !== undefined) answer.identity = identity;
   for (const key of ["pid", "started_at", "embeddings"]) {
     if (key in b) answer[key] = b[key];
   }

@@ -22,3 +22,13 @@ export function requireIdentity(body: unknown, expectedRuntimeId: string, what: 
     );
   }
 }
+
+/**
+ * An unbound answer carries the identity resmon reported when it is one this server can read; an
+ * identity it cannot read is left out and named as such, never repaired or invented.
+ */
+export function reportedIdentity(body: Record<string, unknown>): Record<string, unknown> {
+  if (!("identity" in body)) return {};
+  const result = parseIdentity(body);
+  return result.ok ? { identity: body.identity } : { identity_problem: result.problem };
+}
