@@ -1,6 +1,6 @@
 // Sums the vitest JSON reports each package wrote and prints one closing line,
 // "N passed, N failed, N skipped", so a reader of CI's log gets the count at the end.
-import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const roots = ["tools", ...readdirSync("packages").map((p) => join("packages", p))];
