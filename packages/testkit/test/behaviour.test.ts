@@ -182,6 +182,21 @@ describe("routines, profiles and settings", () => {
     expect(Object.keys(obj(embeddings.settings))).toHaveLength(8);
   });
 
+  it("answers every group's PUT like the captured one, storing the group's keys", async () => {
+    const writes: Record<string, [string, string]> = {
+      ai: ["ai_model", "claude-opus-4"],
+      assistant: ["assistant_effort", "low"],
+      email: ["smtp_from", "me@example.org"],
+      embeddings: ["embedding_batch_size", "64"],
+    };
+    for (const [group, [key, value]] of Object.entries(writes)) {
+      const put = await call(kit, "PUT", `/api/settings/${group}`, { settings: { [key]: value } });
+      expect(put.json).toEqual({ success: true });
+      const got = obj((await call(kit, "GET", `/api/settings/${group}`)).json);
+      expect((group === "embeddings" ? obj(got.settings) : got)[key]).toBe(value);
+    }
+  });
+
   it("carries the 39 keys across the six groups", async () => {
     let count = 0;
     for (const g of ["ai", "assistant", "email", "embeddings", "storage", "notifications"]) {
