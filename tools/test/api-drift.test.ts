@@ -132,7 +132,7 @@ describe.skipIf(realText === undefined)("against ../shared/resmon/openapi.json",
       },
     );
     expect(stdout).toContain("44 operations");
-  });
+  }, 40_000);
 
   it("fetches a live backend's /openapi.json with the token and never prints it", async () => {
     const token = "drift_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm";
