@@ -312,10 +312,13 @@ describe("a confirmed instance", () => {
     expect(found).toMatchObject({ ok: true, identity: { ok: false, problem: "missing" } });
   });
 
-  it("answers a sendJson-shaped health from any status handler", async () => {
+  it("accepts a minimal health report (status only), identity missing", async () => {
     const server = await startServer((_req, res) => sendJson(res, 200, { status: "ok" }));
     servers.push(server);
     await put(join(defaultState(), `api-token-${server.port}`), TOKEN);
-    expect(await run({ RESMON_PORT: String(server.port) })).toMatchObject({ ok: true });
+    expect(await run({ RESMON_PORT: String(server.port) })).toMatchObject({
+      ok: true,
+      identity: { ok: false, problem: "missing" },
+    });
   });
 });
