@@ -28,7 +28,8 @@ export function detail(status: number, message: unknown, headers?: Record<string
   return headers ? { status, body: { detail: message }, headers } : { status, body: { detail: message } };
 }
 
-export function first(query: Query, name: string): string | undefined {
+/** A query parameter's value; the last one when it is repeated, as FastAPI reads a scalar. */
+export function queryValue(query: Query, name: string): string | undefined {
   const v = query[name];
   return Array.isArray(v) ? v[v.length - 1] : v;
 }

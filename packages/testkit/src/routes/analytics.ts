@@ -1,7 +1,7 @@
 import type { Backend } from "../backend.js";
 import { compileKeyword, FIELDS, fieldsMatched, hasOperators, keywordsFor } from "../explain.js";
 import type { JsonObject, Paper } from "../model.js";
-import { type Ctx, detail, first, intParam, isReply, ok, type Reply } from "../reply.js";
+import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
 
 function sourceContribution(b: Backend): JsonObject {
   const byDoi = new Map<string, Set<string>>();
@@ -170,10 +170,10 @@ export function overview(ctx: Ctx): Reply {
 }
 
 export function volume(ctx: Ctx): Reply {
-  const groupBy = first(ctx.query, "group_by") ?? "source";
+  const groupBy = queryValue(ctx.query, "group_by") ?? "source";
   if (groupBy !== "source" && groupBy !== "category")
     return detail(400, "group_by must be 'source' or 'category'");
-  const months = intParam(first(ctx.query, "months"), "months", "query");
+  const months = intParam(queryValue(ctx.query, "months"), "months", "query");
   if (isReply(months)) return months;
   return ok(publicationVolume(ctx.backend, groupBy, months ?? 12));
 }
@@ -199,7 +199,7 @@ function emptyContribution(scope: JsonObject, reason: string): JsonObject {
 
 /** Per keyword: the papers it matches, and how many no other keyword matches. */
 export function keywords(ctx: Ctx): Reply {
-  const execId = intParam(first(ctx.query, "execution_id"), "execution_id", "query");
+  const execId = intParam(queryValue(ctx.query, "execution_id"), "execution_id", "query");
   if (isReply(execId)) return execId;
   const store = ctx.backend.store;
   let words: string[];

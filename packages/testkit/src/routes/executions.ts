@@ -1,13 +1,13 @@
 import { sourceInfo } from "../explain.js";
 import type { JsonObject } from "../model.js";
-import { type Ctx, detail, first, intParam, isReply, ok, type Reply } from "../reply.js";
+import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
 import { executionRow } from "../views.js";
 import { checkExpectedRuntime } from "./health.js";
 
 export function listExecutions(ctx: Ctx): Reply {
-  const limit = intParam(first(ctx.query, "limit"), "limit", "query");
+  const limit = intParam(queryValue(ctx.query, "limit"), "limit", "query");
   if (isReply(limit)) return limit;
-  const offset = intParam(first(ctx.query, "offset"), "offset", "query");
+  const offset = intParam(queryValue(ctx.query, "offset"), "offset", "query");
   if (isReply(offset)) return offset;
   const lim = limit ?? 50;
   if (lim < 1 || lim > 500) {
@@ -35,7 +35,7 @@ export function listExecutions(ctx: Ctx): Reply {
       },
     ]);
   }
-  const type = first(ctx.query, "type");
+  const type = queryValue(ctx.query, "type");
   const rows = [...ctx.backend.store.executions.values()]
     .filter((e) => !type || e.execution_type === type)
     .sort((a, b) => (a.start_time < b.start_time ? 1 : a.start_time > b.start_time ? -1 : b.id - a.id));

@@ -1,5 +1,5 @@
 import type { Paper } from "../model.js";
-import { boolParam, type Ctx, detail, first, intParam, isReply, type Reply } from "../reply.js";
+import { boolParam, type Ctx, detail, intParam, isReply, queryValue, type Reply } from "../reply.js";
 import { byNewest } from "../views.js";
 
 const FORMATS = ["bibtex", "csv", "json", "ris"] as const;
@@ -115,11 +115,11 @@ export function executionReferences(ctx: Ctx): Reply {
   if (isReply(id)) return id;
   const e = id === undefined ? undefined : ctx.backend.store.executions.get(id);
   if (!e) return detail(404, "Execution not found");
-  const format = first(ctx.query, "format") ?? "bibtex";
+  const format = queryValue(ctx.query, "format") ?? "bibtex";
   if (!isFormat(format)) return badFormat(format);
-  const includeIds = boolParam(first(ctx.query, "include_ids")) ?? false;
+  const includeIds = boolParam(queryValue(ctx.query, "include_ids")) ?? false;
   if (includeIds && format !== "json") return detail(400, "include_ids requires the json format");
-  const ids = boolParam(first(ctx.query, "only_new")) ? e.new_document_ids : e.document_ids;
+  const ids = boolParam(queryValue(ctx.query, "only_new")) ? e.new_document_ids : e.document_ids;
   const papers = ids
     .map((i) => ctx.backend.store.paperById.get(i))
     .filter((p): p is Paper => p !== undefined);

@@ -1,13 +1,13 @@
 import { BACKEND_VERSION, type Backend } from "../backend.js";
 import type { JsonObject } from "../model.js";
-import { type Ctx, detail, first, ok, type Reply } from "../reply.js";
+import { type Ctx, detail, ok, queryValue, type Reply } from "../reply.js";
 
 const UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** `expected_runtime_id`, checked before any other work: 422 malformed, 409 different, null when it matches or is absent. */
 export function checkExpectedRuntime(ctx: Ctx): Reply | null {
   if (!("expected_runtime_id" in ctx.query)) return null;
-  const expected = first(ctx.query, "expected_runtime_id") ?? "";
+  const expected = queryValue(ctx.query, "expected_runtime_id") ?? "";
   if (!UUID4.test(expected)) return detail(422, "expected_runtime_id must be a canonical lowercase UUID4");
   if (expected !== ctx.backend.runtimeId) {
     return detail(409, {

@@ -12,7 +12,7 @@ import {
   verdict,
 } from "../explain.js";
 import type { JsonObject, Paper } from "../model.js";
-import { type Ctx, detail, first, intParam, isReply, ok, type Reply } from "../reply.js";
+import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
 import { distance, EMBEDDING_MODEL, embed } from "../vectors.js";
 import { byNewest, paperRow } from "../views.js";
 
@@ -171,7 +171,7 @@ const NOTHING_EMBEDDED =
 export function similar(ctx: Ctx): Reply {
   const id = intParam(ctx.params.document_id, "document_id", "path");
   if (isReply(id)) return id;
-  const k = intParam(first(ctx.query, "k"), "k", "query");
+  const k = intParam(queryValue(ctx.query, "k"), "k", "query");
   if (isReply(k)) return k;
   const b = ctx.backend;
   const docId = id ?? 0;
@@ -221,7 +221,7 @@ export function similar(ctx: Ctx): Reply {
 export function why(ctx: Ctx): Reply {
   const id = intParam(ctx.params.doc_id, "doc_id", "path");
   if (isReply(id)) return id;
-  const execFilter = intParam(first(ctx.query, "execution_id"), "execution_id", "query");
+  const execFilter = intParam(queryValue(ctx.query, "execution_id"), "execution_id", "query");
   if (isReply(execFilter)) return execFilter;
   const store = ctx.backend.store;
   const p = id === undefined ? undefined : store.paperById.get(id);

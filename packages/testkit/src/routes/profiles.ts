@@ -1,6 +1,6 @@
 import { EMBEDDING_PROVIDERS } from "../data/reference.js";
 import type { JsonObject, Profile } from "../model.js";
-import { type Ctx, detail, first, intParam, isReply, ok, type Reply } from "../reply.js";
+import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
 import type { SETTINGS_GROUP_NAMES } from "../seed/settings.js";
 
 const NAME_ONLY_WARNING =
@@ -25,7 +25,7 @@ function findProfile(ctx: Ctx): Profile | Reply {
 }
 
 export function listProfiles(ctx: Ctx): Reply {
-  const kind = first(ctx.query, "kind");
+  const kind = queryValue(ctx.query, "kind");
   const rows = [...ctx.backend.store.profiles.values()].filter((p) => !kind || p.kind === kind);
   return ok({ profiles: rows.map(profileRow) });
 }
@@ -38,9 +38,9 @@ export function getProfile(ctx: Ctx): Reply {
 export function profileMatches(ctx: Ctx): Reply {
   const p = findProfile(ctx);
   if (isReply(p)) return p;
-  const limit = intParam(first(ctx.query, "limit"), "limit", "query");
+  const limit = intParam(queryValue(ctx.query, "limit"), "limit", "query");
   if (isReply(limit)) return limit;
-  const offset = intParam(first(ctx.query, "offset"), "offset", "query");
+  const offset = intParam(queryValue(ctx.query, "offset"), "offset", "query");
   if (isReply(offset)) return offset;
   const store = ctx.backend.store;
   const all = store.matches

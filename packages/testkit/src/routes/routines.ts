@@ -1,6 +1,6 @@
 import type { Backend } from "../backend.js";
 import type { JsonObject, Paper, Routine } from "../model.js";
-import { type Ctx, detail, first, intParam, isReply, ok, type Reply } from "../reply.js";
+import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
 import { routineRunRequest, startExecution } from "../runner.js";
 import { distance, EMBEDDING_MODEL, embed } from "../vectors.js";
 import { routineRow } from "../views.js";
@@ -27,7 +27,7 @@ export function getRoutine(ctx: Ctx): Reply {
 export function deliveries(ctx: Ctx): Reply {
   const r = findRoutine(ctx);
   if (isReply(r)) return r;
-  const limit = intParam(first(ctx.query, "limit"), "limit", "query");
+  const limit = intParam(queryValue(ctx.query, "limit"), "limit", "query");
   if (isReply(limit)) return limit;
   const list = [...r.deliveries].sort((a, b) => (a.queued_at_utc < b.queued_at_utc ? 1 : -1));
   const targets: Record<string, number> = {};
