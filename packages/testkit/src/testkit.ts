@@ -102,7 +102,8 @@ function send(res: ServerResponse, reply: Reply): void {
 
 class TestkitServer implements Testkit {
   port = 0;
-  token = mintToken();
+  // A true private field behind a getter, so console.log(kit) or a serialized kit never shows the token.
+  #token = mintToken();
   tokenFile = "";
   readonly portFile: string | null;
   readonly requests: RecordedRequest[] = [];
@@ -120,6 +121,10 @@ class TestkitServer implements Testkit {
     this.backend = new Backend(opts.seed ?? "demo");
     this.portFile = opts.portFile === undefined ? join(stateDir, "resmon.port") : opts.portFile;
     this.writeToken = opts.writeTokenFile ?? true;
+  }
+
+  get token(): string {
+    return this.#token;
   }
 
   get baseUrl(): string {
@@ -341,7 +346,7 @@ class TestkitServer implements Testkit {
     await this.close();
     removeQuietly(this.tokenFile);
     this.backend.restart();
-    this.token = mintToken();
+    this.#token = mintToken();
     await this.listen(this.port);
   }
 

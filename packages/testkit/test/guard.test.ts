@@ -74,6 +74,9 @@ describe("the guard, in resmon's order", () => {
     const entry = s.kit.requests[0];
     expect(entry?.headers.authorization).toBe("<redacted>");
     expect(JSON.stringify(s.kit.requests)).not.toContain(s.kit.token);
+    const { inspect } = await import("node:util");
+    expect(inspect(s.kit, { depth: 4 })).not.toContain(s.kit.token);
+    expect(JSON.stringify(s.kit)).not.toContain(s.kit.token);
   });
 });
 
