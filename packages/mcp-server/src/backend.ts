@@ -164,6 +164,21 @@ export function readBackendDetail(detail: unknown): BackendDetail {
   return { fields: {} };
 }
 
+/**
+ * resmon names a run conflict in headers (X-Resmon-Conflict, X-Resmon-Execution-Id). The API
+ * client's http error does not carry headers yet; read them when it does.
+ */
+function conflictHeaders(error: ApiError): Record<string, unknown> {
+  const headers = (error as { headers?: unknown }).headers;
+  if (!(headers instanceof Headers)) return {};
+  const out: Record<string, unknown> = {};
+  const conflict = headers.get("x-resmon-conflict");
+  if (conflict) out.conflict = conflict;
+  const id = Number(headers.get("x-resmon-execution-id"));
+  if (Number.isInteger(id) && id > 0) out.execution_id = id;
+  return out;
+}
+
 function asRecord(value: unknown): Record<string, unknown> {
   return value && typeof value === "object" && !Array.isArray(value)
     ? (value as Record<string, unknown>)
@@ -225,7 +240,10 @@ function mapHttpError(
         },
       );
     }
-    return new ToolError("conflict", detail.message ?? "resmon could not accept that right now.", base);
+    return new ToolError("conflict", detail.message ?? "resmon could not accept that right now.", {
+      ...base,
+      ...conflictHeaders(error),
+    });
   }
   if (status === 429) {
     const withRetry = error.retryAfter !== undefined ? { ...base, retry_after: error.retryAfter } : base;

@@ -307,6 +307,20 @@ describe.skipIf(!HAVE_CLI)("failures", () => {
     expect((await ok("health")).identity).toMatchObject({ runtime_id: kit.runtimeId });
   });
 
+  it("run_routine while that routine runs is a conflict carrying its execution id", async () => {
+    kit.setAdmission({ runDurationMs: 60_000 });
+    try {
+      const started = await ok("run_routine", { routine_id: 1 });
+      const again = await call("run_routine", { routine_id: 1 });
+      expect(again.body).toMatchObject({
+        error: "conflict",
+        detail: { conflict: "routine_already_running", execution_id: started.execution_id },
+      });
+    } finally {
+      kit.setAdmission({ runDurationMs: 1500 });
+    }
+  });
+
   it("run_routine at the run limit is queued with a position and no execution id", async () => {
     kit.setAdmission({ maxConcurrent: 1, queueLimit: 1, runDurationMs: 60_000 });
     try {
@@ -315,7 +329,7 @@ describe.skipIf(!HAVE_CLI)("failures", () => {
       expect(queued).toMatchObject({ queued: true, execution_id: null });
       expect(typeof queued.queue_position).toBe("number");
       const full = await call("run_routine", { routine_id: 4 });
-      expect(full.body.error).toBe("conflict");
+      expect(full.body).toMatchObject({ error: "conflict", detail: { conflict: "queue_full" } });
       const sweep = await call("run_sweep", { query: "x", sources: ["arxiv"] });
       expect(sweep.body).toMatchObject({ error: "conflict" });
     } finally {

@@ -7,6 +7,27 @@ import { RUN_STARTED } from "./run_sweep.js";
 const QUEUED =
   "resmon is already running as many runs as it allows, so this run is queued. It starts on its own when a slot frees; there is nothing more to do, and no execution exists yet.";
 
+/**
+ * Which conflict a 409 was. resmon says so in headers; when those did not reach us, its sentence
+ * ("Routine 3 is already running as execution 12.") is read instead, and nothing is guessed beyond it.
+ */
+function classifyConflict(err: ToolError): ToolError {
+  if (typeof err.detail.conflict === "string") return err;
+  const text = err.message;
+  if (/already running/i.test(text)) {
+    const id = /execution\D{0,3}(\d+)/i.exec(text)?.[1];
+    return new ToolError("conflict", text, {
+      ...err.detail,
+      conflict: "routine_already_running",
+      ...(id ? { execution_id: Number(id) } : {}),
+    });
+  }
+  if (/queue/i.test(text) && /full/i.test(text)) {
+    return new ToolError("conflict", text, { ...err.detail, conflict: "queue_full" });
+  }
+  return err;
+}
+
 export const run_routine: Handler = async (args, { backend }) => {
   const id = reqInt(args, "routine_id");
   let data: Record<string, unknown>;
@@ -17,16 +38,11 @@ export const run_routine: Handler = async (args, { backend }) => {
       ),
     );
   } catch (err) {
-    // Already running: the conflict carries that run's execution id. Queue full: a plain conflict.
-    if (err instanceof ToolError && err.code === "conflict" && err.detail.conflict === undefined) {
-      const running = err.detail.execution_id;
-      if (typeof running === "number") {
-        throw new ToolError("conflict", err.message, { ...err.detail, conflict: "routine_already_running" });
-      }
-    }
+    if (err instanceof ToolError && err.code === "conflict") throw classifyConflict(err);
     throw err;
   }
   if (data.queued === true) {
+    // Read queued before execution_id: a queued run has no execution yet.
     const queued: Record<string, unknown> = {
       routine_id: id,
       queued: true,
@@ -34,6 +50,7 @@ export const run_routine: Handler = async (args, { backend }) => {
       detail: typeof data.detail === "string" ? data.detail : QUEUED,
     };
     if (typeof data.queue_position === "number") queued.queue_position = data.queue_position;
+    if (typeof data.was_inactive === "boolean") queued.was_inactive = data.was_inactive;
     return queued;
   }
   const answer: Record<string, unknown> = {
