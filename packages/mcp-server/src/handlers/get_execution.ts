@@ -7,6 +7,11 @@ import { asArray, asRecord, parseJsonText } from "../shape/values.js";
 export function executionAnswer(body: unknown): Record<string, unknown> {
   const { progress_events: raw, identity: _identity, ...row } = asRecord(body);
   const events = asArray(parseJsonText(raw));
+  // parameters is JSON text in the row (default_starts lives inside it): hand it over as an object.
+  if (typeof row.parameters === "string") {
+    const parsed = parseJsonText(row.parameters);
+    if (parsed && typeof parsed === "object") row.parameters = parsed;
+  }
   return {
     ...row,
     ...reportedIdentity(asRecord(body)),

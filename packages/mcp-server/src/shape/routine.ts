@@ -37,9 +37,11 @@ export function routineRow(row: unknown): Record<string, unknown> {
 export function routineRecord(row: unknown): Record<string, unknown> {
   const r = asRecord(row);
   const params = routineParameters(r.parameters);
-  const { parameters: _raw, ...rest } = r;
+  const { parameters: raw, ...rest } = r;
+  const parsed = parseJsonText(raw);
   return {
     ...rest,
+    parameters: isRecord(parsed) ? parsed : (raw ?? null),
     schedule: strOrNull(r.schedule_cron),
     sources: params.sources,
     keywords: params.keywords,
