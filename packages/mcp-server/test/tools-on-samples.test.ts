@@ -163,6 +163,7 @@ describe.skipIf(!HAVE_SAMPLES)("every tool on the real backend's answers", () =>
       last_event: { stage: "dedup", removed: 1 },
       restarted_into: [],
     });
+    expect(body.parameters).toEqual({ keywords: "diffusion", index: 0 });
     expect(body.coverage).toBeDefined();
   });
 
