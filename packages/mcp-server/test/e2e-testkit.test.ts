@@ -162,6 +162,73 @@ describe.skipIf(!HAVE_CLI)("all 25 tools against the testkit, over stdio", () =>
   });
 });
 
+describe.skipIf(!HAVE_CLI)("every optional argument reaches resmon as a field its OpenAPI declares", () => {
+  it.each([
+    [
+      "search_corpus",
+      {
+        query: "graph",
+        sources: ["arxiv", "doaj"],
+        date_from: "2020-01-01",
+        date_to: "2026-12-31",
+        limit: 2,
+      },
+    ],
+    ["list_executions", { routine_id: 2, status: "completed", limit: 1, offset: 1 }],
+    ["get_profile_matches", { profile_id: 1, limit: 1, offset: 1 }],
+    ["list_watch_profiles", { kind: "person" }],
+    [
+      "run_sweep",
+      {
+        query: "q",
+        sources: ["arxiv"],
+        date_from: "2026-01-01",
+        date_to: "2026-02-01",
+        max_results: 5,
+        ai_enabled: false,
+      },
+    ],
+    [
+      "create_routine",
+      {
+        name: "Every field",
+        keywords: ["a", "b"],
+        sources: ["arxiv"],
+        schedule: "0 7 * * 1",
+        intent: "What it is for",
+        entity: { profile_id: 1, mode: "new_papers" },
+        ai_enabled: true,
+        notify_on_complete: true,
+        email_enabled: false,
+        email_ai_summary_enabled: false,
+      },
+    ],
+    [
+      "create_watch_profile",
+      {
+        name: "Jo Example",
+        orcid: "0000-0002-1825-0097",
+        orcid_cited: "https://example.org/cv",
+        aliases: ["J. Example"],
+        affiliations: ["Example University"],
+        field_hints: ["physics"],
+      },
+    ],
+  ] as [ToolName, Record<string, unknown>][])("%s %j", async (name, args) => {
+    kit.setAdmission({ maxConcurrent: 50 });
+    mark = kit.requests.length;
+    await ok(name, args);
+    kit.setAdmission({ maxConcurrent: 3 });
+    expect(since().filter((r) => r.strictnessRefusal)).toEqual([]);
+  });
+
+  it("run_sweep's body carries exactly what was given", async () => {
+    mark = kit.requests.length;
+    await call("run_sweep", { query: "q", sources: ["biorxiv"] }); // admitted or at the run limit: same body
+    expect(since()[0]?.body).toEqual({ query: "q", repositories: ["biorxiv"] });
+  });
+});
+
 describe.skipIf(!HAVE_CLI)("refusals send nothing", () => {
   it.each([
     ["search_corpus", { query: "x", offset: 5 }],
