@@ -1,16 +1,15 @@
-import type { ToolName } from "@resmon/mcp-contract";
+import type { ToolArgs, ToolName } from "@resmon/mcp-contract";
 import type { Backend } from "./backend.js";
 
-/** Arguments after the contract's zod schema has validated them and applied defaults. */
-export type Args = Readonly<Record<string, unknown>>;
-/** A success answer: the tool's documented shape. */
+/** A success answer: the tool's documented shape (checked against its output schema before it is sent). */
 export type Answer = Record<string, unknown>;
 
 export interface Ctx {
   readonly backend: Backend;
 }
 
-export type Handler = (args: Args, ctx: Ctx) => Promise<Answer>;
+/** A tool's handler receives its arguments as the contract's schema parsed them (defaults applied). */
+export type Handler<N extends ToolName> = (args: ToolArgs<N>, ctx: Ctx) => Promise<Answer>;
 
-/** One handler per tool; a missing entry is a compile error. */
-export type HandlerRegistry = { readonly [N in ToolName]: Handler };
+/** One handler per tool; a missing or mistyped entry is a compile error. */
+export type HandlerRegistry = { readonly [N in ToolName]: Handler<N> };

@@ -5,12 +5,14 @@ import {
   isToolName,
   SERVER_NAME,
   TOOL_BY_NAME,
+  type ToolArgs,
   type ToolDef,
+  type ToolName,
   type ToolsListEntry,
   toolsListEntries,
 } from "@resmon/mcp-contract";
 import { Backend, type DiscoverFn } from "./backend.js";
-import type { Answer, Args, Ctx } from "./context.js";
+import type { Answer, Ctx, Handler } from "./context.js";
 import { invalidArgument, ToolError, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
 import { log } from "./log.js";
@@ -53,7 +55,7 @@ function fieldOf(issue: { path: readonly PropertyKey[]; code?: string; keys?: re
 }
 
 /** Validate arguments ourselves: the SDK's -32602 text is not the spec's error shape. */
-export function validateArguments(def: ToolDef, raw: unknown): Args {
+export function validateArguments(def: ToolDef, raw: unknown): Record<string, unknown> {
   const input = raw ?? {};
   if (typeof input !== "object" || Array.isArray(input)) {
     throw invalidArgument("arguments must be a JSON object.", { field: "arguments" });
@@ -71,7 +73,7 @@ export function validateArguments(def: ToolDef, raw: unknown): Args {
       : `Argument '${first.field}' is invalid: ${first.message}.`;
     throw invalidArgument(message, { field: first.field, issues });
   }
-  const args = parsed.data as Args;
+  const args: Record<string, unknown> = parsed.data;
   const expected = args.expected_runtime_id;
   if (expected !== undefined && (typeof expected !== "string" || !isCanonicalUuid4(expected))) {
     throw invalidArgument("expected_runtime_id must be a canonical lowercase UUID4, as health reports it.", {
@@ -79,6 +81,12 @@ export function validateArguments(def: ToolDef, raw: unknown): Args {
     });
   }
   return args;
+}
+
+/** The registry is keyed by name, so each handler gets exactly its own tool's parsed arguments. */
+function dispatch<N extends ToolName>(name: N, args: ToolArgs<N>, ctx: Ctx): Promise<Answer> {
+  const handler: Handler<N> = HANDLERS[name];
+  return handler(args, ctx);
 }
 
 export interface ResmonTools {
@@ -113,7 +121,9 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
       );
     }
     const args = validateArguments(def, raw);
-    const answer = await HANDLERS[name](args, ctx);
+    // The row's own schema produced these arguments; the cast only restores the per-tool type the
+    // table's ToolDef erases.
+    const answer = await dispatch(name, args as ToolArgs<typeof name>, ctx);
     const checked = def.output.safeParse(answer);
     if (!checked.success) {
       log(

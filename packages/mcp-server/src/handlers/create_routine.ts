@@ -1,24 +1,18 @@
 import type { Handler } from "../context.js";
-import { optBool, optRecord, optStr, optStrList, reqStr } from "../shape/args.js";
 import { routineRecord } from "../shape/routine.js";
 import { asRecord } from "../shape/values.js";
 
 const CREATED_INACTIVE =
   "Created inactive: nothing is scheduled until activate_routine (or the app) turns it on. The record above was read back from resmon.";
 
-export const create_routine: Handler = async (args, { backend }) => {
-  const keywords = optStrList(args, "keywords") ?? [];
+export const create_routine: Handler<"create_routine"> = async (args, { backend }) => {
   const parameters: {
     query: string;
     repositories: string[];
-    entity?: { profile_id?: number; mode?: string };
-  } = {
-    query: keywords.join(" "),
-    repositories: optStrList(args, "sources") ?? [],
-  };
+    entity?: { profile_id: number; mode: string };
+  } = { query: args.keywords.join(" "), repositories: args.sources };
   // entity goes to resmon unexamined: its validator is the one the app's own editor uses.
-  const entity = optRecord(args, "entity");
-  if (entity !== undefined) parameters.entity = entity as { profile_id?: number; mode?: string };
+  if (args.entity !== undefined) parameters.entity = args.entity;
   const body: {
     name: string;
     schedule_cron: string;
@@ -29,17 +23,16 @@ export const create_routine: Handler = async (args, { backend }) => {
     email_enabled?: boolean;
     email_ai_summary_enabled?: boolean;
     notify_on_complete?: boolean;
-  } = { name: reqStr(args, "name"), schedule_cron: reqStr(args, "schedule"), parameters, is_active: false };
+  } = { name: args.name, schedule_cron: args.schedule, parameters, is_active: false };
   // Omitted when not given, never sent empty, never filled in from the keywords.
-  const intent = optStr(args, "intent");
-  if (intent !== undefined && intent.trim() !== "") body.intent = intent;
+  if (args.intent !== undefined && args.intent.trim() !== "") body.intent = args.intent;
   for (const flag of [
     "ai_enabled",
     "email_enabled",
     "email_ai_summary_enabled",
     "notify_on_complete",
   ] as const) {
-    const value = optBool(args, flag);
+    const value = args[flag];
     if (value !== undefined) body[flag] = value;
   }
   const created = asRecord(await backend.call((c) => c.POST("/api/routines", { body })));

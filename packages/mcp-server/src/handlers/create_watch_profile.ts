@@ -1,12 +1,11 @@
 import type { Handler } from "../context.js";
-import { optStr, optStrList, reqStr } from "../shape/args.js";
 import { asRecord } from "../shape/values.js";
 
-export const create_watch_profile: Handler = async (args, { backend }) => {
-  const name = reqStr(args, "name");
-  const aliases = (optStrList(args, "aliases") ?? []).filter((a) => a !== name);
-  const orcid = optStr(args, "orcid");
-  const cited = optStr(args, "orcid_cited");
+export const create_watch_profile: Handler<"create_watch_profile"> = async (args, { backend }) => {
+  const name = args.name;
+  const aliases = (args.aliases ?? []).filter((a) => a !== name);
+  const orcid = args.orcid;
+  const cited = args.orcid_cited;
   const identifiers: Record<string, { value: string; cited?: string }> = {};
   if (orcid !== undefined)
     identifiers.orcid = cited === undefined ? { value: orcid } : { value: orcid, cited };
@@ -15,8 +14,8 @@ export const create_watch_profile: Handler = async (args, { backend }) => {
     display_name: name,
     names: [name, ...aliases].map((value) => ({ value })),
     identifiers,
-    affiliations: optStrList(args, "affiliations") ?? [],
-    field_hints: optStrList(args, "field_hints") ?? [],
+    affiliations: args.affiliations ?? [],
+    field_hints: args.field_hints ?? [],
   };
   const profile = asRecord(await backend.call((c) => c.POST("/api/profiles", { body })));
   const warning =

@@ -1,9 +1,8 @@
 import type { Handler } from "../context.js";
-import { reqInt } from "../shape/args.js";
 import { asRecord } from "../shape/values.js";
 
-export const deactivate_routine: Handler = async (args, { backend }) => {
-  const id = reqInt(args, "routine_id");
+export const deactivate_routine: Handler<"deactivate_routine"> = async (args, { backend }) => {
+  const id = args.routine_id;
   const data = asRecord(
     await backend.call((c) =>
       c.POST("/api/routines/{routine_id}/deactivate", { params: { path: { routine_id: id } } }),

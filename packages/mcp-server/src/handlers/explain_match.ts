@@ -1,10 +1,9 @@
 import type { Handler } from "../context.js";
-import { reqInt } from "../shape/args.js";
 import { asRecord } from "../shape/values.js";
 
 /** Passed through untouched: resmon's caveats (what it cannot see) are part of the answer. */
-export const explain_match: Handler = async (args, { backend }) => {
-  const docId = reqInt(args, "doc_id");
+export const explain_match: Handler<"explain_match"> = async (args, { backend }) => {
+  const docId = args.doc_id;
   return asRecord(
     await backend.call((c) => c.GET("/api/documents/{doc_id}/why", { params: { path: { doc_id: docId } } })),
   );

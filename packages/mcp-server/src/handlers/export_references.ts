@@ -1,17 +1,12 @@
 import type { Handler } from "../context.js";
 import { invalidArgument } from "../errors.js";
-import { optInt, optIntList, reqStr } from "../shape/args.js";
-
-type Format = "bibtex" | "ris" | "csv" | "json";
 
 function asText(data: unknown): string {
   return typeof data === "string" ? data : JSON.stringify(data);
 }
 
-export const export_references: Handler = async (args, { backend }) => {
-  const format = reqStr(args, "format") as Format;
-  const execId = optInt(args, "exec_id");
-  const docIds = optIntList(args, "doc_ids");
+export const export_references: Handler<"export_references"> = async (args, { backend }) => {
+  const { format, exec_id: execId, doc_ids: docIds } = args;
   if ((execId === undefined) === (docIds === undefined || docIds.length === 0)) {
     throw invalidArgument("Pass exactly one of exec_id or doc_ids (a non-empty list).", {
       field: execId === undefined ? "doc_ids" : "exec_id",
@@ -26,7 +21,7 @@ export const export_references: Handler = async (args, { backend }) => {
     );
     return { format, exec_id: execId, text: asText(data) };
   }
-  const ids = docIds ?? [];
+  const ids = docIds ?? []; // not reached without ids: the check above
   const data = await backend.call((c) =>
     c.POST("/api/export/references", { body: { document_ids: ids, format } }),
   );

@@ -1,17 +1,16 @@
 import type { Handler } from "../context.js";
-import { limitOf, reqInt } from "../shape/args.js";
 import { rankedPaper } from "../shape/paper.js";
 import { asArray, asRecord } from "../shape/values.js";
 
 const NO_REASON =
   "resmon returned no neighbours and gave no reason, so this answer cannot say whether nothing is similar or the comparison could not run.";
 
-export const find_similar: Handler = async (args, { backend }) => {
-  const docId = reqInt(args, "doc_id");
+export const find_similar: Handler<"find_similar"> = async (args, { backend }) => {
+  const docId = args.doc_id;
   const data = asRecord(
     await backend.call((c) =>
       c.GET("/api/documents/{document_id}/similar", {
-        params: { path: { document_id: docId }, query: { k: limitOf(args) } },
+        params: { path: { document_id: docId }, query: { k: args.limit } },
       }),
     ),
   );

@@ -1,7 +1,6 @@
-import { ANALYTICS_VIEW_PATHS, type AnalyticsView } from "@resmon/mcp-contract";
+import { ANALYTICS_VIEW_PATHS } from "@resmon/mcp-contract";
 import type { Handler } from "../context.js";
 import { invalidArgument } from "../errors.js";
-import { optInt, reqStr } from "../shape/args.js";
 import { asRecord } from "../shape/values.js";
 
 /**
@@ -9,10 +8,10 @@ import { asRecord } from "../shape/values.js";
  * analytics take no window except publication-volume's `months`, so a window is applied there and
  * refused elsewhere: an argument the backend would ignore must never look applied.
  */
-export const get_analytics: Handler = async (args, { backend }) => {
-  const view = reqStr(args, "view") as AnalyticsView;
+export const get_analytics: Handler<"get_analytics"> = async (args, { backend }) => {
+  const view = args.view;
   const route = ANALYTICS_VIEW_PATHS[view];
-  const window = optInt(args, "window");
+  const window = args.window;
   if (window !== undefined && view !== "volume") {
     throw invalidArgument(
       `window applies only to view "volume": resmon's ${route} takes no window, so it was refused rather than silently ignored.`,

@@ -1,5 +1,4 @@
 import type { Handler } from "../context.js";
-import { optStr, reqInt } from "../shape/args.js";
 import { reportedIdentity, requireIdentity } from "../shape/identity.js";
 import { asArray, asRecord, parseJsonText } from "../shape/values.js";
 
@@ -20,9 +19,9 @@ export function executionAnswer(body: unknown): Record<string, unknown> {
   };
 }
 
-export const get_execution: Handler = async (args, { backend }) => {
-  const execId = reqInt(args, "exec_id");
-  const expected = optStr(args, "expected_runtime_id");
+export const get_execution: Handler<"get_execution"> = async (args, { backend }) => {
+  const execId = args.exec_id;
+  const expected = args.expected_runtime_id;
   if (expected === undefined) {
     const body = await backend.call((c) =>
       c.GET("/api/executions/{exec_id}", { params: { path: { exec_id: execId } } }),

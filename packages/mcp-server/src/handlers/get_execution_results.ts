@@ -1,12 +1,11 @@
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
-import { limitOf, offsetOf, reqInt } from "../shape/args.js";
 import { pageOf } from "../shape/paging.js";
 import { paper } from "../shape/paper.js";
 
 /** The ID-bearing JSON reference export, paged here; each id works as explain_match's doc_id. */
-export const get_execution_results: Handler = async (args, { backend }) => {
-  const execId = reqInt(args, "exec_id");
+export const get_execution_results: Handler<"get_execution_results"> = async (args, { backend }) => {
+  const execId = args.exec_id;
   let data: unknown = await backend.call((c) =>
     c.GET("/api/executions/{exec_id}/references", {
       params: { path: { exec_id: execId }, query: { format: "json", include_ids: true } },
@@ -26,7 +25,7 @@ export const get_execution_results: Handler = async (args, { backend }) => {
       {},
     );
   }
-  const page = pageOf(data, offsetOf(args), limitOf(args));
+  const page = pageOf(data, args.offset, args.limit);
   return {
     exec_id: execId,
     papers: page.items.map(paper),

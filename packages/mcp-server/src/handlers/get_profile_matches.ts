@@ -1,12 +1,11 @@
 import type { Handler } from "../context.js";
-import { limitOf, offsetOf, reqInt } from "../shape/args.js";
 import { matchRow, WHAT_A_BASIS_MEANS } from "../shape/profile.js";
 import { asArray, asRecord, numOrNull } from "../shape/values.js";
 
-export const get_profile_matches: Handler = async (args, { backend }) => {
-  const id = reqInt(args, "profile_id");
-  const limit = limitOf(args);
-  const offset = offsetOf(args);
+export const get_profile_matches: Handler<"get_profile_matches"> = async (args, { backend }) => {
+  const id = args.profile_id;
+  const limit = args.limit;
+  const offset = args.offset;
   const body = asRecord(
     await backend.call((c) =>
       c.GET("/api/profiles/{profile_id}/matches", {

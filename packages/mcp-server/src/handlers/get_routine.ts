@@ -1,6 +1,5 @@
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
-import { reqInt } from "../shape/args.js";
 import { coverageAudit, deliverySummary, routineRecord } from "../shape/routine.js";
 
 /** A side route that cannot answer leaves its key off; only a vanished backend fails the call. */
@@ -16,8 +15,8 @@ async function optional<T>(
   }
 }
 
-export const get_routine: Handler = async (args, { backend }) => {
-  const id = reqInt(args, "routine_id");
+export const get_routine: Handler<"get_routine"> = async (args, { backend }) => {
+  const id = args.routine_id;
   const path = { routine_id: id };
   const row = await backend.call((c) => c.GET("/api/routines/{routine_id}", { params: { path } }));
   const [deliveries, coverage] = await Promise.all([

@@ -1,11 +1,10 @@
 import type { Handler } from "../context.js";
-import { reqInt } from "../shape/args.js";
 import { WHAT_A_BASIS_MEANS } from "../shape/profile.js";
 import { asRecord } from "../shape/values.js";
 
 /** The full profile, plus its match total and per-basis count (one row asked, only for the totals). */
-export const get_watch_profile: Handler = async (args, { backend }) => {
-  const id = reqInt(args, "profile_id");
+export const get_watch_profile: Handler<"get_watch_profile"> = async (args, { backend }) => {
+  const id = args.profile_id;
   const path = { profile_id: id };
   const profile = asRecord(
     await backend.call((c) => c.GET("/api/profiles/{profile_id}", { params: { path } })),

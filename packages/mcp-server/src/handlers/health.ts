@@ -1,5 +1,4 @@
 import type { Handler } from "../context.js";
-import { optStr } from "../shape/args.js";
 import { reportedIdentity, requireIdentity } from "../shape/identity.js";
 import { asRecord, numOrNull } from "../shape/values.js";
 
@@ -20,8 +19,8 @@ export function healthAnswer(body: unknown): Record<string, unknown> {
   return answer;
 }
 
-export const health: Handler = async (args, { backend }) => {
-  const expected = optStr(args, "expected_runtime_id");
+export const health: Handler<"health"> = async (args, { backend }) => {
+  const expected = args.expected_runtime_id;
   const body = await backend.call(
     (c) =>
       expected === undefined

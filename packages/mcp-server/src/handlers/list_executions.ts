@@ -1,5 +1,4 @@
 import type { Handler } from "../context.js";
-import { limitOf, offsetOf, optInt, optStr } from "../shape/args.js";
 import { asArray, asRecord } from "../shape/values.js";
 
 /** resmon's own page cap for GET /api/executions. */
@@ -22,11 +21,11 @@ function projection(row: unknown): Record<string, unknown> {
   };
 }
 
-export const list_executions: Handler = async (args, { backend }) => {
-  const limit = limitOf(args);
-  const offset = offsetOf(args);
-  const routineId = optInt(args, "routine_id");
-  const status = optStr(args, "status");
+export const list_executions: Handler<"list_executions"> = async (args, { backend }) => {
+  const limit = args.limit;
+  const offset = args.offset;
+  const routineId = args.routine_id;
+  const status = args.status;
   const fetchPage = async (pageOffset: number, pageLimit: number) =>
     asArray(
       await backend.call((c) =>

@@ -11,7 +11,7 @@ function presence(credentials: Record<string, unknown> | null, alias: string | n
   return status === "present" || status === "absent" || status === "unreadable" ? status : "unreadable";
 }
 
-export const list_sources: Handler = async (_args, { backend }) => {
+export const list_sources: Handler<"list_sources"> = async (_args, { backend }) => {
   const catalog = asArray(await backend.call((c) => c.GET("/api/repositories/catalog")));
   let credentials: Record<string, unknown> | null = null;
   let note: string | undefined;

@@ -1,10 +1,9 @@
 import type { Handler } from "../context.js";
-import { optStr } from "../shape/args.js";
 import { profileRow } from "../shape/profile.js";
 import { asArray, asRecord } from "../shape/values.js";
 
-export const list_watch_profiles: Handler = async (args, { backend }) => {
-  const kind = optStr(args, "kind");
+export const list_watch_profiles: Handler<"list_watch_profiles"> = async (args, { backend }) => {
+  const kind = args.kind;
   const body = await backend.call((c) =>
     kind === undefined ? c.GET("/api/profiles") : c.GET("/api/profiles", { params: { query: { kind } } }),
   );

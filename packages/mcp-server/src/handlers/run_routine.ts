@@ -1,6 +1,5 @@
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
-import { reqInt } from "../shape/args.js";
 import { asRecord } from "../shape/values.js";
 import { RUN_STARTED } from "./run_sweep.js";
 
@@ -28,8 +27,8 @@ function classifyConflict(err: ToolError): ToolError {
   return err;
 }
 
-export const run_routine: Handler = async (args, { backend }) => {
-  const id = reqInt(args, "routine_id");
+export const run_routine: Handler<"run_routine"> = async (args, { backend }) => {
+  const id = args.routine_id;
   let data: Record<string, unknown>;
   try {
     data = asRecord(

@@ -1,11 +1,10 @@
 import type { Handler } from "../context.js";
-import { optBool, optInt, optStr, optStrList, reqStr } from "../shape/args.js";
 import { asRecord } from "../shape/values.js";
 
 export const RUN_STARTED =
   "The sweep is running. Poll get_execution with this execution_id; it ends completed, failed, cancelled or interrupted (resmon went away before it finished, which is not a failed search).";
 
-export const run_sweep: Handler = async (args, { backend }) => {
+export const run_sweep: Handler<"run_sweep"> = async (args, { backend }) => {
   const body: {
     query: string;
     repositories: string[];
@@ -13,15 +12,15 @@ export const run_sweep: Handler = async (args, { backend }) => {
     date_to?: string;
     max_results?: number;
     ai_enabled?: boolean;
-  } = { query: reqStr(args, "query"), repositories: optStrList(args, "sources") ?? [] };
+  } = { query: args.query, repositories: args.sources };
   // No date_from the caller did not give: resmon picks bioRxiv/medRxiv starts itself and records them.
-  const dateFrom = optStr(args, "date_from");
+  const dateFrom = args.date_from;
   if (dateFrom !== undefined) body.date_from = dateFrom;
-  const dateTo = optStr(args, "date_to");
+  const dateTo = args.date_to;
   if (dateTo !== undefined) body.date_to = dateTo;
-  const maxResults = optInt(args, "max_results");
+  const maxResults = args.max_results;
   if (maxResults !== undefined) body.max_results = maxResults;
-  const ai = optBool(args, "ai_enabled");
+  const ai = args.ai_enabled;
   if (ai !== undefined) body.ai_enabled = ai;
   const data = asRecord(await backend.call((c) => c.POST("/api/search/sweep", { body })));
   return { execution_id: data.execution_id ?? null, detail: RUN_STARTED };

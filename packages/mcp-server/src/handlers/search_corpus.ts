@@ -1,34 +1,21 @@
 import type { Handler } from "../context.js";
-import { limitOf, optStr, optStrList, reqStr } from "../shape/args.js";
 import { paper, rankedPaper } from "../shape/paper.js";
 import { asArray, asRecord } from "../shape/values.js";
 
 const DECLINED_FALLBACK = "resmon did not rank these results by meaning; they are newest first.";
 
-export const search_corpus: Handler = async (args, { backend }) => {
-  const requested = optStr(args, "mode") ?? "keyword";
-  const body: {
-    query: string;
-    limit: number;
-    sort: string;
-    cursor?: string;
-    sources?: string[];
-    date_from?: string;
-    date_to?: string;
-  } = {
-    query: reqStr(args, "query"),
-    limit: limitOf(args),
-    sort: requested === "semantic" ? "similarity" : "newest",
-  };
+export const search_corpus: Handler<"search_corpus"> = async (args, { backend }) => {
+  const { query, limit, mode: requested, cursor, sources, date_from, date_to } = args;
   // Only what the caller gave; never the route's `include` field.
-  const cursor = optStr(args, "cursor");
-  if (cursor !== undefined) body.cursor = cursor;
-  const sources = optStrList(args, "sources");
-  if (sources !== undefined && sources.length > 0) body.sources = sources;
-  const dateFrom = optStr(args, "date_from");
-  if (dateFrom !== undefined) body.date_from = dateFrom;
-  const dateTo = optStr(args, "date_to");
-  if (dateTo !== undefined) body.date_to = dateTo;
+  const body = {
+    query,
+    limit,
+    sort: requested === "semantic" ? "similarity" : "newest",
+    ...(cursor !== undefined ? { cursor } : {}),
+    ...(sources !== undefined && sources.length > 0 ? { sources } : {}),
+    ...(date_from !== undefined ? { date_from } : {}),
+    ...(date_to !== undefined ? { date_to } : {}),
+  };
 
   const data = asRecord(await backend.call((c) => c.POST("/api/explorer/search", { body })));
   const rows = asArray(data.results);

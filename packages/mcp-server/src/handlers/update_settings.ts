@@ -1,15 +1,10 @@
 import type { ResmonClient } from "@resmon/api-client";
-import { classifySettingsKey, SETTINGS_GROUPS, type SettingsGroup } from "@resmon/mcp-contract";
+import { classifySettingsKey, type SettingsGroup } from "@resmon/mcp-contract";
 import type { Handler } from "../context.js";
 import { invalidArgument } from "../errors.js";
-import { optRecord, reqStr } from "../shape/args.js";
 import { asRecord } from "../shape/values.js";
 
 type Value = string | boolean;
-
-function isGroup(g: string): g is SettingsGroup {
-  return (SETTINGS_GROUPS as readonly string[]).includes(g);
-}
 
 // One literal route per group, so every request is checked against resmon's OpenAPI at compile time.
 function readGroup(c: ResmonClient, group: SettingsGroup) {
@@ -57,17 +52,9 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export const update_settings: Handler = async (args, { backend }) => {
-  const group = reqStr(args, "group");
-  if (!isGroup(group)) {
-    throw invalidArgument(
-      `'${group}' is not a settings group this tool can reach. Use one of: ${SETTINGS_GROUPS.join(", ")}.`,
-      {
-        field: "group",
-      },
-    );
-  }
-  const requested = optRecord(args, "settings") ?? {};
+export const update_settings: Handler<"update_settings"> = async (args, { backend }) => {
+  // The group is on the allowlist: the schema's enum is SETTINGS_GROUPS.
+  const { group, settings: requested } = args;
   const keys = Object.keys(requested);
   if (keys.length === 0) throw invalidArgument("settings names no key to change.", { field: "settings" });
 
