@@ -375,16 +375,17 @@ describe.skipIf(!HAVE_CLI)("failures", () => {
   });
 
   it("run_routine while that routine runs is a conflict carrying its execution id", async () => {
-    kit.setAdmission({ runDurationMs: 60_000 });
+    kit.setAdmission({ maxConcurrent: 50, runDurationMs: 60_000 });
     try {
       const started = await ok("run_routine", { routine_id: 1 });
+      expect(started.queued).toBe(false);
       const again = await call("run_routine", { routine_id: 1 });
       expect(again.body).toMatchObject({
         error: "conflict",
         detail: { conflict: "routine_already_running", execution_id: started.execution_id },
       });
     } finally {
-      kit.setAdmission({ runDurationMs: 1500 });
+      kit.setAdmission({ maxConcurrent: 3, runDurationMs: 1500 });
     }
   });
 
