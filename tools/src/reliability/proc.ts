@@ -1,0 +1,204 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { CANARIES, leaksIn } from "./canaries.js";
+
+const require = createRequire(import.meta.url);
+/** The real bin, as a harness starts it: `node packages/mcp-server/dist/cli.js`. */
+export const SERVER_CLI = join(dirname(require.resolve("@resmon/mcp-server/package.json")), "dist", "cli.js");
+
+/** A minimal environment: nothing RESMON_* leaks in from the machine running the suite. */
+export function cleanEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of ["PATH", "HOME", "SYSTEMROOT", "TMPDIR", "TEMP"]) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** A problem found in the bytes a server wrote. */
+export interface ByteFinding {
+  stream: "stdout" | "stderr";
+  what: string;
+  excerpt: string;
+}
+
+/** Every server process the suite started, so the secrets group can account for all their bytes. */
+export const ALL_PROCESSES: ServerProcess[] = [];
+
+/**
+ * One spawned `resmon-mcp`. Every byte it writes is inspected as it arrives: stdout line by line
+ * (each must be a JSON-RPC 2.0 frame), stderr as a whole; both for canaries and stack traces.
+ */
+export class ServerProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly findings: ByteFinding[] = [];
+  stdoutBytes = 0;
+  stderr = "";
+  stdoutLines = 0;
+  exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  private pending = "";
+  private lineListeners: Array<(line: string) => void> = [];
+  readonly exited: Promise<void>;
+
+  constructor(
+    readonly label: string,
+    env: Record<string, string>,
+  ) {
+    this.child = spawn(process.execPath, [SERVER_CLI], { env, stdio: ["pipe", "pipe", "pipe"] });
+    ALL_PROCESSES.push(this);
+    this.exited = new Promise((resolve) => {
+      this.child.once("exit", (code, signal) => {
+        this.exit = { code, signal };
+        resolve();
+      });
+    });
+    this.child.stdin.on("error", () => undefined);
+    this.child.stdout.on("data", (chunk: Buffer) => this.onStdout(chunk));
+    this.child.stderr.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      this.stderr += text;
+      if (this.stderr.length > 1_000_000) this.stderr = this.stderr.slice(-500_000);
+      this.inspect("stderr", text);
+    });
+  }
+
+  get alive(): boolean {
+    return this.exit === null && this.child.exitCode === null;
+  }
+
+  onLine(listener: (line: string) => void): void {
+    this.lineListeners.push(listener);
+  }
+
+  private onStdout(chunk: Buffer): void {
+    this.stdoutBytes += chunk.length;
+    this.pending += chunk.toString("utf8");
+    let nl = this.pending.indexOf("\n");
+    while (nl >= 0) {
+      const line = this.pending.slice(0, nl).replace(/\r$/, "");
+      this.pending = this.pending.slice(nl + 1);
+      this.stdoutLines++;
+      this.checkFrame(line);
+      for (const l of this.lineListeners) l(line);
+      nl = this.pending.indexOf("\n");
+    }
+  }
+
+  private checkFrame(line: string): void {
+    this.inspect("stdout", line);
+    let frame: unknown;
+    try {
+      frame = JSON.parse(line);
+    } catch {
+      this.findings.push({ stream: "stdout", what: "a line that is not JSON", excerpt: line.slice(0, 160) });
+      return;
+    }
+    const ok =
+      typeof frame === "object" && frame !== null && (frame as { jsonrpc?: unknown }).jsonrpc === "2.0";
+    if (!ok)
+      this.findings.push({ stream: "stdout", what: "not a JSON-RPC 2.0 frame", excerpt: line.slice(0, 160) });
+  }
+
+  private inspect(stream: "stdout" | "stderr", text: string): void {
+    for (const hit of CANARIES.foundIn(text))
+      this.findings.push({ stream, what: `canary ${hit}`, excerpt: "" });
+    for (const leak of leaksIn(text)) {
+      const at = Math.max(0, text.search(/ {4}at |Error: |node:internal/) - 60);
+      this.findings.push({ stream, what: leak, excerpt: text.slice(at, at + 200) });
+    }
+  }
+
+  /** Anything left without a final newline counts too. */
+  flush(): void {
+    if (this.pending.length > 0) {
+      this.checkFrame(this.pending);
+      this.pending = "";
+    }
+  }
+
+  /** Resident set size of the server process in KiB (Linux /proc), or null. */
+  rssKiB(): number | null {
+    try {
+      const status = readFileSync(`/proc/${this.child.pid}/status`, "utf8");
+      const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+      return m ? Number(m[1]) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  write(text: string): void {
+    this.child.stdin.write(text);
+  }
+
+  /** Close stdin and wait (bounded) for the process to exit by itself; SIGKILL past the bound. */
+  async stop(boundMs = 5000): Promise<{ clean: boolean; ms: number }> {
+    const started = Date.now();
+    if (!this.alive) return { clean: this.exit?.code === 0, ms: 0 };
+    this.child.stdin.end();
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      this.child.kill("SIGKILL");
+    }, boundMs);
+    await this.exited;
+    clearTimeout(timer);
+    this.flush();
+    return { clean: !killed && this.exit?.code === 0, ms: Date.now() - started };
+  }
+}
+
+/** The SDK's Transport over a ServerProcess, so an SDK Client talks to the real bin and every byte is seen. */
+class ProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  private readonly buffer = new ReadBuffer({ maxBufferSize: 512 * 1024 * 1024 });
+
+  constructor(private readonly proc: ServerProcess) {}
+
+  async start(): Promise<void> {
+    this.proc.onLine((line) => {
+      this.buffer.append(Buffer.from(`${line}\n`, "utf8"));
+      for (;;) {
+        let message: JSONRPCMessage | null;
+        try {
+          message = this.buffer.readMessage();
+        } catch (err) {
+          this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+          continue;
+        }
+        if (!message) break;
+        this.onmessage?.(message);
+      }
+    });
+    void this.proc.exited.then(() => this.onclose?.());
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!this.proc.alive) throw new Error("server process has exited");
+    this.proc.write(serializeMessage(message));
+  }
+
+  async close(): Promise<void> {
+    await this.proc.stop();
+  }
+}
+
+/** Spawn the real server and connect an SDK Client to it. */
+export async function connectClient(
+  label: string,
+  env: Record<string, string>,
+): Promise<{ client: Client; proc: ServerProcess }> {
+  const proc = new ServerProcess(label, env);
+  const client = new Client({ name: `reliability-${label}`, version: "0.0.0" });
+  await client.connect(new ProcessTransport(proc), { timeout: 15_000 });
+  return { client, proc };
+}
