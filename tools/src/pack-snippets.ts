@@ -1,0 +1,224 @@
+/**
+ * The harness snippets in packages/mcp-server/README.md, read as each harness reads them: the JSON
+ * parsed, the TOML parsed (by Python's tomllib, the one TOML reader at hand), the command lines
+ * split as a shell splits them. Each becomes the command, arguments and environment a harness
+ * would start. Used by tools/test/pack-snippets.test.ts (static checks) and pack-check (runs them).
+ */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const SERVER_DIR = resolve(REPO_ROOT, "packages/mcp-server");
+export const SERVER_README = resolve(SERVER_DIR, "README.md");
+
+/** The variables a snippet may set: each names which resmon, where its token is, or a server switch. */
+export const KNOWN_VARIABLES = [
+  "RESMON_PORT",
+  "RESMON_PORT_FILE",
+  "RESMON_DB_PATH",
+  "RESMON_STATE_DIR",
+  "RESMON_MCP_READ_ONLY",
+  "RESMON_MCP_TIMEOUT_MS",
+] as const;
+
+export interface Snippet {
+  name: string;
+  lang: string;
+  text: string;
+}
+
+export interface Launch {
+  snippet: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Codex's startup_timeout_sec, when the snippet sets one. */
+  startupTimeoutSec?: number;
+}
+
+const MARKER = /<!-- snippet: ([a-z0-9-]+) -->\n```([a-z]+)\n([\s\S]*?)\n```/g;
+
+/** Every fenced block right after a `<!-- snippet: NAME -->` line. */
+export function extractSnippets(markdown: string): Snippet[] {
+  return [...markdown.matchAll(MARKER)].map((m) => ({
+    name: m[1] ?? "",
+    lang: m[2] ?? "",
+    text: m[3] ?? "",
+  }));
+}
+
+export async function readServerSnippets(): Promise<Snippet[]> {
+  return extractSnippets(await readFile(SERVER_README, "utf8"));
+}
+
+/** POSIX-shell word splitting for what the snippets use: quotes, backslash-newline, whitespace. */
+export function shellWords(text: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] ?? "";
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === "\\" && quote === '"' && i + 1 < text.length) word += text[++i] ?? "";
+      else word += c;
+      continue;
+    }
+    if (c === "\\" && text[i + 1] === "\n") {
+      i++;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      word ??= "";
+      continue;
+    }
+    if (/\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+      continue;
+    }
+    if (c === "\\" && i + 1 < text.length) {
+      word = (word ?? "") + (text[++i] ?? "");
+      continue;
+    }
+    word = (word ?? "") + c;
+  }
+  if (quote) throw new Error("unterminated quote");
+  if (word !== null) words.push(word);
+  return words;
+}
+
+function splitAssignment(word: string): [string, string] {
+  const eq = word.indexOf("=");
+  if (eq <= 0) throw new Error(`not NAME=value: ${word}`);
+  return [word.slice(0, eq), word.slice(eq + 1)];
+}
+
+/** `claude mcp add [options] <name> -- <command> [args...]`, options --env/-e K=V and --scope/-s. */
+export function launchFromClaudeCli(snippet: string, text: string): Launch {
+  const words = shellWords(text);
+  if (words.slice(0, 3).join(" ") !== "claude mcp add") throw new Error("not a `claude mcp add` line");
+  const dashes = words.indexOf("--");
+  if (dashes < 0) throw new Error("no `--` before the command");
+  const env: Record<string, string> = {};
+  const names: string[] = [];
+  const opts = words.slice(3, dashes);
+  for (let i = 0; i < opts.length; i++) {
+    const w = opts[i] ?? "";
+    if (w === "--env" || w === "-e") {
+      const [k, v] = splitAssignment(opts[++i] ?? "");
+      env[k] = v;
+    } else if (w === "--scope" || w === "-s" || w === "--transport" || w === "-t") {
+      i++;
+    } else if (w.startsWith("-")) {
+      throw new Error(`unknown option ${w}`);
+    } else names.push(w);
+  }
+  if (names.length !== 1 || names[0] !== "resmon")
+    throw new Error(`server name should be resmon, got ${names}`);
+  const [command, ...args] = words.slice(dashes + 1);
+  if (!command) throw new Error("no command after `--`");
+  return { snippet, command, args, env };
+}
+
+/** `NAME=value ... command args...`, as a shell runs it. */
+export function launchFromShell(snippet: string, text: string): Launch {
+  const words = shellWords(text);
+  const env: Record<string, string> = {};
+  while (words[0] && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+    const [k, v] = splitAssignment(words.shift() ?? "");
+    env[k] = v;
+  }
+  const [command, ...args] = words;
+  if (!command) throw new Error("no command");
+  return { snippet, command, args, env };
+}
+
+function stringRecord(value: unknown, where: string): Record<string, string> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new Error(`${where} is not a table`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== "string") throw new Error(`${where}.${k} is not a string`);
+    out[k] = v;
+  }
+  return out;
+}
+
+function launchFromEntry(snippet: string, entry: unknown, where: string): Launch {
+  if (entry === null || typeof entry !== "object" || Array.isArray(entry))
+    throw new Error(`${where} missing`);
+  const e = entry as Record<string, unknown>;
+  if (typeof e.command !== "string") throw new Error(`${where}.command is not a string`);
+  if (!Array.isArray(e.args) || !e.args.every((a) => typeof a === "string"))
+    throw new Error(`${where}.args is not a list of strings`);
+  const launch: Launch = {
+    snippet,
+    command: e.command,
+    args: e.args as string[],
+    env: stringRecord(e.env, `${where}.env`),
+  };
+  if (e.startup_timeout_sec !== undefined) {
+    if (typeof e.startup_timeout_sec !== "number")
+      throw new Error(`${where}.startup_timeout_sec is not a number`);
+    launch.startupTimeoutSec = e.startup_timeout_sec;
+  }
+  if (e.type !== undefined && e.type !== "stdio") throw new Error(`${where}.type is not stdio`);
+  return launch;
+}
+
+/** `.mcp.json` / `.cursor/mcp.json`: `{"mcpServers": {"resmon": {command, args, env}}}`. */
+export function launchFromMcpJson(snippet: string, text: string): Launch {
+  const doc = JSON.parse(text) as { mcpServers?: Record<string, unknown> };
+  return launchFromEntry(snippet, doc.mcpServers?.resmon, "mcpServers.resmon");
+}
+
+/** Python's tomllib, when python3 (3.11+) is present; undefined otherwise. */
+export async function parseToml(text: string): Promise<unknown> {
+  const code = "import json,sys,tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))";
+  return new Promise((resolvePromise, reject) => {
+    const child = execFile("python3", ["-c", code], { timeout: 20_000 }, (error, stdout, stderr) => {
+      if (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return resolvePromise(undefined);
+        return reject(new Error(`TOML did not parse: ${stderr.trim().split("\n").at(-1) ?? error.message}`));
+      }
+      resolvePromise(JSON.parse(stdout) as unknown);
+    });
+    child.stdin?.end(text);
+  });
+}
+
+export async function hasTomllib(): Promise<boolean> {
+  try {
+    await run("python3", ["-c", "import tomllib"], { timeout: 20_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Codex's `[mcp_servers.resmon]`. Undefined when no TOML reader is at hand. */
+export async function launchFromCodexToml(snippet: string, text: string): Promise<Launch | undefined> {
+  const doc = (await parseToml(text)) as { mcp_servers?: Record<string, unknown> } | undefined;
+  if (doc === undefined) return undefined;
+  return launchFromEntry(snippet, doc.mcp_servers?.resmon, "mcp_servers.resmon");
+}
+
+/** Every snippet as a launch; a TOML one is skipped (undefined) only when python3's tomllib is absent. */
+export async function launchOf(s: Snippet): Promise<Launch | undefined> {
+  if (s.lang === "json") return launchFromMcpJson(s.name, s.text);
+  if (s.lang === "toml") return launchFromCodexToml(s.name, s.text);
+  if (s.lang === "sh") {
+    return s.text.startsWith("claude ")
+      ? launchFromClaudeCli(s.name, s.text)
+      : launchFromShell(s.name, s.text);
+  }
+  throw new Error(`${s.name}: unexpected language ${s.lang}`);
+}
