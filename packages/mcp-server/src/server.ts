@@ -67,10 +67,17 @@ export function validateArguments(def: ToolDef, raw: unknown): Record<string, un
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => ({ field: fieldOf(issue), message: issue.message }));
     const first = issues[0] ?? { field: "arguments", message: "invalid" };
-    const unknownKey = parsed.error.issues[0]?.code === "unrecognized_keys";
-    const message = unknownKey
-      ? `${def.name} takes no argument named ${first.field}.`
-      : `Argument '${first.field}' is invalid: ${first.message}.`;
+    const firstIssue = parsed.error.issues[0];
+    const missing =
+      firstIssue?.code === "invalid_type" &&
+      firstIssue.path.length === 1 &&
+      (input as Record<string, unknown>)[String(firstIssue.path[0])] === undefined;
+    const message =
+      firstIssue?.code === "unrecognized_keys"
+        ? `${def.name} takes no argument named ${first.field}.`
+        : missing
+          ? `Argument '${first.field}' is required.`
+          : `Argument '${first.field}' is invalid: ${first.message}.`;
     throw invalidArgument(message, { field: first.field, issues });
   }
   const args: Record<string, unknown> = parsed.data;

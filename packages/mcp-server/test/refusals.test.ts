@@ -48,6 +48,11 @@ describe("argument validation happens here, before any request", () => {
     expect(fake.seen).toHaveLength(0);
   });
 
+  it("says a missing argument is required", async () => {
+    const { body } = await call("get_routine", {});
+    expect(body).toMatchObject({ error: "invalid_argument", message: "Argument 'routine_id' is required." });
+  });
+
   it("refuses an unknown argument by name", async () => {
     const { body } = await call("health", { verbose: true });
     expect(body).toMatchObject({ error: "invalid_argument", detail: { field: "verbose" } });
