@@ -16,7 +16,14 @@ type Json = Record<string, unknown>;
 
 const once = process.argv.includes("--once");
 const require = createRequire(import.meta.url);
-const serverBin = join(dirname(require.resolve("@resmon/mcp-server/package.json")), "dist", "cli.js");
+/** The bin the package ships (package.json "bin"), so the demo runs what a harness would run. */
+function serverBinPath(): string {
+  const manifest = require.resolve("@resmon/mcp-server/package.json");
+  const { bin } = require(manifest) as { bin?: string | Record<string, string> };
+  const relative = typeof bin === "string" ? bin : (bin?.["resmon-mcp"] ?? "dist/cli.js");
+  return join(dirname(manifest), relative);
+}
+const serverBin = serverBinPath();
 
 function out(line = ""): void {
   process.stdout.write(`${line}\n`);
