@@ -12,11 +12,18 @@ async function main(): Promise<void> {
     process.stdout.write(`${PACKAGE_VERSION}\n`);
     return;
   }
+  if (argv[0] === "doctor") {
+    // Loaded only here, so the server's own start-up does not pay for it.
+    const { runDoctor } = await import("./doctor.js");
+    process.exitCode = await runDoctor();
+    return;
+  }
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stderr.write(
       "resmon-mcp: a stdio MCP server for a running resmon.\n" +
         "Environment: RESMON_PORT or RESMON_PORT_FILE (which resmon), RESMON_STATE_DIR (where its token is),\n" +
-        "RESMON_MCP_READ_ONLY=1 (reads only), RESMON_MCP_TIMEOUT_MS (per request, default 30000).\n",
+        "RESMON_MCP_READ_ONLY=1 (reads only), RESMON_MCP_TIMEOUT_MS (per request, default 30000).\n" +
+        "`resmon-mcp doctor` prints what discovery sees and what to do; exit 0 only when a resmon answered.\n",
     );
     return;
   }

@@ -1,0 +1,166 @@
+/** `resmon-mcp doctor` against the testkit: every way discovery can refuse, and one that works. */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startTestkit, type Testkit } from "@resmon/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDoctor, WHAT_TO_DO } from "../src/doctor.js";
+
+const pkgDir = resolve(fileURLToPath(new URL("..", import.meta.url)));
+let dir = "";
+let kit: Testkit;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "resmon-doctor-"));
+  kit = await startTestkit({ stateDir: join(dir, "state"), seed: "small" });
+});
+afterAll(async () => {
+  await kit.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function doctor(env: Record<string, string>, homedir = join(dir, "home")) {
+  const lines: string[] = [];
+  const code = await runDoctor({
+    env,
+    platform: "linux",
+    homedir,
+    probeTimeoutMs: 2_000,
+    write: (l) => lines.push(l),
+  });
+  const text = lines.join("\n");
+  expect(text).not.toContain(kit.token);
+  return { code, text };
+}
+
+const named = () => ({ RESMON_PORT_FILE: kit.portFile ?? "", RESMON_STATE_DIR: kit.stateDir });
+
+describe("resmon-mcp doctor", () => {
+  it("reports what it found and exits 0 when resmon answered", async () => {
+    const { code, text } = await doctor(named());
+    expect(code).toBe(0);
+    expect(text).toContain(`${kit.portFile} (from RESMON_PORT_FILE) — holds ${kit.port}`);
+    expect(text).toContain(`${kit.stateDir} (from RESMON_STATE_DIR)`);
+    expect(text).toContain(`${kit.tokenFile} — present (content not shown)`);
+    expect(text).toContain(`GET /api/health at http://127.0.0.1:${kit.port}: answered`);
+    expect(text).toContain(`runtime_id ${kit.runtimeId}, contract_version 1`);
+    expect(text).toMatch(/RESMON_MCP_READ_ONLY\s+\(not set\)/);
+    expect(text).not.toContain("Refused");
+  });
+
+  it("nothing named: says where it looked and what to do, exit 1", async () => {
+    const { code, text } = await doctor({});
+    expect(code).toBe(1);
+    expect(text).toContain(
+      `${join(dir, "home", ".local", "state", "resmon", "resmon.port")} (the packaged app's default) — does not exist`,
+    );
+    expect(text).toContain("token file:      (no port named, so none to look for)");
+    expect(text).toContain("Refused (nothing_named)");
+    expect(text).toContain(`What to do: ${WHAT_TO_DO.nothing_named}`);
+  });
+
+  it("a port file that holds something else is not echoed", async () => {
+    const junk = join(dir, "junk.port");
+    const secretish = "x".repeat(50);
+    await writeFile(junk, secretish);
+    const { code, text } = await doctor({ RESMON_PORT_FILE: junk });
+    expect(code).toBe(1);
+    expect(text).toContain("does not hold a port (50 characters)");
+    expect(text).not.toContain(secretish);
+    expect(text).toContain("Refused (bad_port)");
+    expect(text).toContain(`What to do: ${WHAT_TO_DO.bad_port}`);
+  });
+
+  it("a long RESMON_PORT is not echoed", async () => {
+    const { code, text } = await doctor({ RESMON_PORT: "y".repeat(60) });
+    expect(code).toBe(1);
+    expect(text).toContain("(set to a long value, not shown)");
+    expect(text).not.toContain("y".repeat(13));
+  });
+
+  it("no token file in the state dir named", async () => {
+    const { code, text } = await doctor({
+      RESMON_PORT: String(kit.port),
+      RESMON_STATE_DIR: join(dir, "elsewhere"),
+    });
+    expect(code).toBe(1);
+    expect(text).toContain("(not read: RESMON_PORT names the port)");
+    expect(text).toContain(`${join(dir, "elsewhere")} (from RESMON_STATE_DIR) — does not exist`);
+    expect(text).toContain(`${join(dir, "elsewhere", `api-token-${kit.port}`)} — absent`);
+    expect(text).toContain("Refused (no_token_file)");
+    expect(text).toContain(`What to do: ${WHAT_TO_DO.no_token_file}`);
+  });
+
+  it("a token resmon refuses", async () => {
+    kit.refuseAllTokens(true);
+    try {
+      const { code, text } = await doctor(named());
+      expect(code).toBe(1);
+      expect(text).toContain("present (content not shown)");
+      expect(text).toContain("Refused (token_refused)");
+      expect(text).toContain(`What to do: ${WHAT_TO_DO.token_refused}`);
+    } finally {
+      kit.refuseAllTokens(false);
+    }
+  });
+
+  it("something other than resmon on the port", async () => {
+    kit.setFault("/api/health", { kind: "status", status: 404, body: { detail: "Not Found" } });
+    try {
+      const { code, text } = await doctor(named());
+      expect(code).toBe(1);
+      expect(text).toContain("Refused (not_resmon)");
+      expect(text).toContain(`What to do: ${WHAT_TO_DO.not_resmon}`);
+    } finally {
+      kit.clearFaults();
+    }
+  });
+
+  it("a port nothing listens on", async () => {
+    const gone = await startTestkit({ stateDir: join(dir, "gone"), seed: "small" });
+    const env = { RESMON_PORT_FILE: gone.portFile ?? "", RESMON_STATE_DIR: gone.stateDir };
+    const port = gone.port;
+    await gone.stop();
+    // stop() removes the port file; the app that crashed would leave it behind.
+    await writeFile(env.RESMON_PORT_FILE, `${port}\n`);
+    await writeFile(join(gone.stateDir, `api-token-${port}`), "t".repeat(43));
+    const { code, text } = await doctor(env);
+    expect(code).toBe(1);
+    expect(text).toContain(`tried http://127.0.0.1:${port}`);
+    expect(text).toContain("Refused (not_answering)");
+    expect(text).toContain(`What to do: ${WHAT_TO_DO.not_answering}`);
+  });
+
+  it("every refusal kind has advice, listed on a refusal", async () => {
+    const { text } = await doctor({});
+    for (const kind of Object.keys(WHAT_TO_DO)) expect(text).toContain(`  ${kind.padEnd(14)} `);
+  });
+});
+
+describe("the shipped bin's doctor", () => {
+  const run = (env: Record<string, string>) =>
+    new Promise<{ code: number; stdout: string }>((done) => {
+      const bin = join(pkgDir, "dist", "resmon-mcp.js");
+      const base = { PATH: process.env.PATH ?? "", HOME: join(dir, "home") };
+      execFile(
+        process.execPath,
+        [bin, "doctor"],
+        { env: { ...base, ...env }, timeout: 20_000 },
+        (error, stdout) => {
+          done({ code: error ? Number(error.code ?? 1) : 0, stdout: String(stdout) });
+        },
+      );
+    });
+
+  it("exits 0 against a running resmon and 1 with nothing named, never printing the token", async () => {
+    const ok = await run(named());
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain(kit.runtimeId);
+    expect(ok.stdout).not.toContain(kit.token);
+    const refused = await run({});
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain("Refused (nothing_named)");
+  });
+});
