@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { runDoctor } from "./doctor.js";
 import { log } from "./log.js";
 import { scrub } from "./scrub.js";
 import { createStdioTransport } from "./sdk.js";
@@ -13,8 +14,8 @@ async function main(): Promise<void> {
     return;
   }
   if (argv[0] === "doctor") {
-    // Loaded only here, so the server's own start-up does not pay for it.
-    const { runDoctor } = await import("./doctor.js");
+    // A static import: doctor shares every dependency with the server, and a dynamic import makes
+    // the bundler wrap the shared modules (zod among them) in lazy initialisers that break its order.
     process.exitCode = await runDoctor();
     return;
   }
