@@ -1,11 +1,19 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** The built bin; the package's test task depends on its build. */
-export const CLI = join(here, "..", "..", "dist", "cli.js");
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The bin the package ships (package.json "bin"), as a harness runs it; the test task depends on the build. */
+function shippedBin(): string {
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+    bin?: string | Record<string, string>;
+  };
+  const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.["resmon-mcp"];
+  return join(packageDir, bin ?? "dist/cli.js");
+}
+export const CLI = shippedBin();
 export const HAVE_CLI = existsSync(CLI);
 
 /** A minimal environment: nothing RESMON_* leaks in from the machine running the tests. */
