@@ -3,7 +3,9 @@
  * touches this file alone. It uses the low-level Server so this package decides exactly what
  * tools/list advertises (resmon's top-level requires_confirmation included) and what a call answers.
  */
-import { Writable } from "node:stream";
+
+import { Transform, Writable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -13,6 +15,7 @@ import {
   type InitializeRequest,
   InitializeRequestSchema,
   type InitializeResult,
+  JSONRPCMessageSchema,
   ListToolsRequestSchema,
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -83,5 +86,67 @@ export function createStdioTransport(filter: (text: string) => string): Transpor
       process.stdout.write(filter(text), callback);
     },
   });
-  return new StdioServerTransport(process.stdin, out);
+  const gate = jsonRpcLineGate((frame) => out.write(frame));
+  process.stdin.pipe(gate);
+  return new StdioServerTransport(gate, out);
+}
+
+function errorFrame(id: string | number | null, code: number, message: string): string {
+  return `${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`;
+}
+
+/** The SDK's own stdio buffer limit: a longer line would end the session. */
+const MAX_LINE = 10 * 1024 * 1024;
+
+/**
+ * JSON-RPC 2.0 answers a line that is not JSON with -32700 and one that is not a valid message
+ * with -32600; the SDK's stdio transport drops both without a word, leaving a client waiting. This
+ * passes each valid line through unchanged and answers the others. A line over 10 MiB is dropped
+ * and answered -32600 (id null) instead of ending the session.
+ */
+export function jsonRpcLineGate(answer: (frame: string) => void): Transform {
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  let discarding = false;
+  const check = (line: string): string | null => {
+    if (line.trim() === "") return null;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      answer(errorFrame(null, -32700, "Parse error"));
+      return null;
+    }
+    if (JSONRPCMessageSchema.safeParse(value).success) return line;
+    const record =
+      value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    // A malformed response or error from the client has nothing to answer.
+    if (record && !("method" in record) && ("result" in record || "error" in record)) return null;
+    const id = typeof record?.id === "string" || typeof record?.id === "number" ? record.id : null;
+    answer(errorFrame(id, -32600, "Invalid Request"));
+    return null;
+  };
+  return new Transform({
+    transform(chunk: Buffer | string, _encoding, callback) {
+      pending += typeof chunk === "string" ? chunk : decoder.write(chunk);
+      let out = "";
+      let nl = pending.indexOf("\n");
+      while (nl >= 0) {
+        if (discarding || nl > MAX_LINE) {
+          discarding = false;
+          answer(errorFrame(null, -32600, "Invalid Request: a line longer than 10 MiB was dropped"));
+        } else {
+          const passed = check(pending.slice(0, nl).replace(/\r$/, ""));
+          if (passed !== null) out += `${passed}\n`;
+        }
+        pending = pending.slice(nl + 1);
+        nl = pending.indexOf("\n");
+      }
+      if (pending.length > MAX_LINE) {
+        discarding = true;
+        pending = "";
+      }
+      callback(null, out.length > 0 ? out : undefined);
+    },
+  });
 }

@@ -1,12 +1,13 @@
 import { type GroupRun, type RunOptions, removeTempDirs } from "./context.js";
 import { badInput } from "./groups/bad-input.js";
+import { brokenProtocol } from "./groups/protocol.js";
 import { Tally } from "./tally.js";
 
 export type GroupName = "bad-input" | "protocol" | "faults" | "secrets" | "wrong-corpus" | "load";
 
 const GROUPS: Record<GroupName, (run: GroupRun) => Promise<void>> = {
   "bad-input": badInput,
-  protocol: async () => undefined,
+  protocol: brokenProtocol,
   faults: async () => undefined,
   "wrong-corpus": async () => undefined,
   load: async () => undefined,
