@@ -1,0 +1,89 @@
+/**
+ * The file the tarball ships (packages/mcp-server/dist/resmon-mcp.js, built by build.mjs) is
+ * self-contained and starts. The slow proof (pack, npm install, npx, MCP Inspector) is
+ * `pnpm pack:check`; this catches a broken bundle inside `pnpm test` in about a second.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { TOOL_NAMES } from "@resmon/mcp-contract";
+import { startTestkit, type Testkit } from "@resmon/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SERVER_DIR } from "../src/pack-snippets.js";
+
+const BUNDLE = join(SERVER_DIR, "dist", "resmon-mcp.js");
+const manifest = JSON.parse(await readFile(join(SERVER_DIR, "package.json"), "utf8")) as Record<
+  string,
+  unknown
+>;
+
+let dir = "";
+let kit: Testkit;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "resmon-bundle-"));
+  kit = await startTestkit({ stateDir: dir, seed: "small" });
+});
+afterAll(async () => {
+  await kit.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/**
+ * Every module specifier the bundle still loads at run time, in the forms esbuild emits: a
+ * top-level `import ... from "x"`, `import("x")`, and `__require("x")` for CommonJS code. (Plain
+ * `require("...")` text also appears inside ajv's code-generation strings, which are never run.)
+ */
+function importedSpecifiers(code: string): string[] {
+  const found = new Set<string>();
+  const patterns = [
+    /^import\s+(?:[^"]*?\s+from\s+)?"([^"]+)";/gm,
+    /\bimport\("([^"]+)"\)/g,
+    /\b__require\("([^"]+)"\)/g,
+  ];
+  for (const re of patterns) for (const m of code.matchAll(re)) found.add(m[1] ?? "");
+  return [...found].sort();
+}
+
+describe("the shipped bin", () => {
+  it("declares no dependencies: what it needs is inside the one file", () => {
+    expect(manifest.dependencies).toBeUndefined();
+    expect(manifest.bin).toEqual({ "resmon-mcp": "./dist/resmon-mcp.js" });
+    expect(manifest.files).toContain("dist/resmon-mcp.js");
+  });
+
+  it("imports nothing but Node's built-ins", async () => {
+    const specifiers = importedSpecifiers(await readFile(BUNDLE, "utf8"));
+    const builtin = (s: string) => s.startsWith("node:") || builtinModules.includes(s);
+    expect(specifiers.filter((s) => !builtin(s))).toEqual([]);
+    expect(specifiers).toContain("node:module");
+  });
+
+  it("the specifier scan sees a bare import", () => {
+    const code = 'import { z } from "zod";\nconst u = __require("undici");\nawait import("x");';
+    expect(importedSpecifiers(code)).toEqual(["undici", "x", "zod"]);
+  });
+
+  it("starts over stdio, lists the 25 tools and reaches resmon", async () => {
+    const env = { PATH: process.env.PATH ?? "", RESMON_PORT_FILE: kit.portFile ?? "", RESMON_STATE_DIR: dir };
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BUNDLE],
+      env,
+      stderr: "ignore",
+    });
+    const client = new Client({ name: "pack-bundle-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
+      const health = await client.callTool({ name: "health", arguments: {} });
+      expect(health.isError).not.toBe(true);
+      expect(JSON.stringify(health.structuredContent)).toContain(kit.runtimeId);
+    } finally {
+      await client.close();
+    }
+  });
+});
