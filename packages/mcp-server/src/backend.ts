@@ -229,6 +229,14 @@ function mapHttpError(
   if (status === 400 || status === 422) {
     return invalidArgument(detail.message ?? "resmon rejected the request.", base);
   }
+  // An argument so long that the request line, headers or body exceed what resmon's HTTP server
+  // takes (a huge `kind` rides in the URL): the caller's argument, not a bug here.
+  if (status === 413 || status === 414 || status === 431) {
+    return invalidArgument(
+      "resmon refused the request as too large: an argument is far longer than any real value.",
+      { status },
+    );
+  }
   if (status === 409) {
     if (options.expectedRuntimeId !== undefined && detail.fields.code === "instance_mismatch") {
       return new ToolError(
