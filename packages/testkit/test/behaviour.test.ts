@@ -70,7 +70,8 @@ describe("runs, admission and the routine fire queue", () => {
   });
 
   it("a queued fire starts on its own when a slot frees", async () => {
-    kit.setAdmission({ maxConcurrent: 1, runDurationMs: 80 });
+    // Long enough that the sweep still holds the one slot when the routine fire arrives on a loaded machine.
+    kit.setAdmission({ maxConcurrent: 1, runDurationMs: 1500 });
     await call(kit, "POST", "/api/search/sweep", { query: "a", repositories: ["arxiv"] });
     expect((await call(kit, "POST", "/api/routines/2/run")).status).toBe(202);
     for (let i = 0; i < 300; i++) {

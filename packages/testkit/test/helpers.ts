@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestkit, type Testkit, type TestkitOptions } from "../src/index.js";
@@ -36,24 +37,47 @@ export async function call(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<Answer> {
-  const res = await fetch(`${kit.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${kit.token}`,
-      accept: "application/json",
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  // A fresh connection per request (agent: false): a pooled keep-alive socket can be closed by a
+  // restart or an idle timeout just as the next request goes out, which would make these tests race.
+  const res = await new Promise<{ status: number; headers: Headers; text: string }>((resolve, reject) => {
+    const req = request(
+      `${kit.baseUrl}${path}`,
+      {
+        method,
+        agent: false,
+        headers: {
+          authorization: `Bearer ${kit.token}`,
+          accept: "application/json",
+          ...(payload === undefined
+            ? {}
+            : { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) }),
+          ...headers,
+        },
+      },
+      (r) => {
+        const chunks: Buffer[] = [];
+        r.on("data", (c: Buffer) => chunks.push(c));
+        r.on("end", () => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(r.headers)) {
+            if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(", ") : v);
+          }
+          resolve({ status: r.statusCode ?? 0, headers: h, text: Buffer.concat(chunks).toString("utf8") });
+        });
+        r.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
   });
-  const text = await res.text();
   let json: unknown = null;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(res.text);
   } catch {
     json = null;
   }
-  return { status: res.status, headers: res.headers, text, json };
+  return { status: res.status, headers: res.headers, text: res.text, json };
 }
 
 /** A JSON object with string keys, for reading answers in tests. */
