@@ -8,7 +8,7 @@ export const export_references = readTool({
   name: "export_references",
   title: "Export references",
   description:
-    "Reference text (BibTeX, RIS, CSV or JSON) for one run's papers (exec_id) or for chosen papers (doc_ids) - exactly one of the two. Unknown doc_ids are dropped by resmon. BibTeX keys are unique within one file only.",
+    "Reference text (BibTeX, RIS, CSV or JSON) for one run's papers (exec_id) or for chosen papers (doc_ids) - exactly one of the two. Unknown doc_ids are dropped by resmon. BibTeX keys are unique within one file only. An exec_id export is the whole run in one answer, not paged: about 135 tokens a paper in BibTeX (80 in CSV), so a run of more than about 180 papers passes 25,000 tokens, which some clients refuse; for a large run, export doc_ids in batches of up to 100 (ids from get_execution_results).",
   kind: "read",
   requiresConfirmation: false,
   annotations: readHints(false),
