@@ -1,6 +1,8 @@
 import { type GroupRun, type RunOptions, removeTempDirs } from "./context.js";
 import { badInput } from "./groups/bad-input.js";
+import { backendFaults } from "./groups/faults.js";
 import { brokenProtocol } from "./groups/protocol.js";
+import { wrongCorpus } from "./groups/wrong-corpus.js";
 import { Tally } from "./tally.js";
 
 export type GroupName = "bad-input" | "protocol" | "faults" | "secrets" | "wrong-corpus" | "load";
@@ -8,8 +10,8 @@ export type GroupName = "bad-input" | "protocol" | "faults" | "secrets" | "wrong
 const GROUPS: Record<GroupName, (run: GroupRun) => Promise<void>> = {
   "bad-input": badInput,
   protocol: brokenProtocol,
-  faults: async () => undefined,
-  "wrong-corpus": async () => undefined,
+  faults: backendFaults,
+  "wrong-corpus": wrongCorpus,
   load: async () => undefined,
   secrets: async () => undefined,
 };

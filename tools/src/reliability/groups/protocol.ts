@@ -179,11 +179,12 @@ async function endingCase(
   name: string,
   env: Record<string, string>,
   act: (s: RawSession) => Promise<void>,
+  exitWaitMs = 10_000,
 ): Promise<void> {
   const s = RawSession.spawn(`protocol-${name}`, env);
   try {
     await act(s);
-    const exited = await s.exitWithin(10_000);
+    const exited = await s.exitWithin(exitWaitMs);
     const after = s.proc.findings.length;
     let problem: string | null = null;
     if (!exited) {
