@@ -1,0 +1,302 @@
+/**
+ * The contract's version rules (contract/README.md, "How a change is made"), as code.
+ *
+ * A surface is what a caller may rely on: the tools and their class, each argument's name,
+ * required-ness and accepted values, each success shape, the settings lists and the error codes.
+ * Descriptions and titles are not part of it. Comparing a surface with a committed baseline
+ * (contract/baseline/<version>.json) classifies every difference:
+ *   breaking  — a tool removed, an argument removed or renamed, a required argument added, an
+ *               argument's type changed, a success shape changed, a tool's class changed, an error
+ *               code removed: needs a new major version;
+ *   additive  — a tool added, an optional argument added, an answer key added: needs a minor bump;
+ *   narrowing — the server refuses what it accepted (a settings key leaving the writable list, an
+ *               argument's accepted values changed): needs a minor bump.
+ *
+ * `tsx src/versioning.ts --write-baseline` writes contract/baseline/<CONTRACT_VERSION>.json.
+ * `tsx src/versioning.ts` prints the differences from the newest baseline and the bump they need.
+ */
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { CONTRACT_VERSION, contractDocument } from "@resmon/mcp-contract";
+import { REPO_ROOT } from "./pack-snippets.js";
+
+export const BASELINE_DIR = join(REPO_ROOT, "contract", "baseline");
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+export interface ArgSurface {
+  required: boolean;
+  /** The argument's JSON Schema without descriptions: its type, accepted values and limits. */
+  schema: Json;
+}
+
+export interface ToolSurface {
+  kind: string;
+  requires_confirmation: boolean;
+  args: Record<string, ArgSurface>;
+  /** The success shape, flattened: JSON path -> {type, enum/const, required}. */
+  output: Record<string, Json>;
+}
+
+export interface Surface {
+  contract_version: string;
+  tools: Record<string, ToolSurface>;
+  settings: { groups: string[]; writable: string[]; withheld: string[] };
+  error_codes: string[];
+}
+
+export type ChangeKind = "breaking" | "additive" | "narrowing";
+export interface Change {
+  kind: ChangeKind;
+  what: string;
+}
+
+const NOT_STRUCTURAL = new Set(["description", "title", "default", "examples"]);
+
+function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** A schema without the words: only what decides which values pass. Keys sorted for stable JSON. */
+function structural(schema: Json): Json {
+  if (Array.isArray(schema)) return schema.map(structural);
+  if (!isObject(schema)) return schema;
+  const out: JsonObject = {};
+  for (const key of Object.keys(schema).sort()) {
+    if (NOT_STRUCTURAL.has(key)) continue;
+    out[key] = structural(schema[key] ?? null);
+  }
+  return out;
+}
+
+/** Flatten an output schema to path -> what a reader relies on at that path. */
+function flattenShape(schema: Json, path: string, required: boolean, out: Record<string, Json>): void {
+  if (!isObject(schema)) return;
+  const here: JsonObject = { required };
+  for (const key of ["type", "enum", "const"])
+    if (schema[key] !== undefined) here[key] = structural(schema[key] ?? null);
+  out[path || "$"] = here;
+  const req = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  if (isObject(schema.properties)) {
+    for (const [k, v] of Object.entries(schema.properties)) flattenShape(v, `${path}.${k}`, req.has(k), out);
+  }
+  if (schema.items !== undefined) flattenShape(schema.items, `${path}[]`, true, out);
+  if (Array.isArray(schema.anyOf)) {
+    for (const [i, s] of schema.anyOf.entries()) flattenShape(s, `${path}|${i}`, true, out);
+  }
+}
+
+/** The surface of a contract document (contractDocument() or contract/contract.json). */
+export function surfaceOf(doc: unknown): Surface {
+  const d = doc as JsonObject;
+  const tools: Record<string, ToolSurface> = {};
+  for (const t of (d.tools ?? []) as JsonObject[]) {
+    const input = (t.input_schema ?? {}) as JsonObject;
+    const required = new Set(Array.isArray(input.required) ? input.required.map(String) : []);
+    const args: Record<string, ArgSurface> = {};
+    for (const [name, schema] of Object.entries((input.properties ?? {}) as JsonObject)) {
+      args[name] = { required: required.has(name), schema: structural(schema) };
+    }
+    const output: Record<string, Json> = {};
+    flattenShape(t.output_schema ?? null, "", true, output);
+    tools[String(t.name)] = {
+      kind: String(t.kind),
+      requires_confirmation: t.requires_confirmation === true,
+      args,
+      output,
+    };
+  }
+  const s = (d.settings ?? {}) as JsonObject;
+  const keys = (v: Json | undefined) =>
+    (Array.isArray(v) ? v.map(String) : isObject(v) ? Object.keys(v) : []).sort();
+  return {
+    contract_version: String(d.contract_version),
+    tools,
+    settings: { groups: keys(s.groups), writable: keys(s.writable), withheld: keys(s.withheld) },
+    error_codes: keys(d.error_codes),
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function diffArgs(tool: string, before: ToolSurface, after: ToolSurface, out: Change[]): void {
+  for (const [name, arg] of Object.entries(before.args)) {
+    const now = after.args[name];
+    if (!now) out.push({ kind: "breaking", what: `${tool}: argument ${name} removed or renamed` });
+    else if (!arg.required && now.required)
+      out.push({ kind: "breaking", what: `${tool}: argument ${name} became required` });
+    else if (arg.required && !now.required)
+      out.push({ kind: "additive", what: `${tool}: argument ${name} became optional` });
+    if (!now || same(arg.schema, now.schema)) continue;
+    const typeOf = (s: Json) => (isObject(s) ? (s.type ?? null) : null);
+    if (!same(typeOf(arg.schema), typeOf(now.schema)))
+      out.push({ kind: "breaking", what: `${tool}: argument ${name} changed type` });
+    else out.push({ kind: "narrowing", what: `${tool}: argument ${name} accepts different values` });
+  }
+  for (const [name, arg] of Object.entries(after.args)) {
+    if (before.args[name]) continue;
+    out.push(
+      arg.required
+        ? { kind: "breaking", what: `${tool}: required argument ${name} added` }
+        : { kind: "additive", what: `${tool}: optional argument ${name} added` },
+    );
+  }
+}
+
+function diffOutput(tool: string, before: ToolSurface, after: ToolSurface, out: Change[]): void {
+  for (const [path, was] of Object.entries(before.output)) {
+    const now = after.output[path];
+    if (now === undefined) {
+      out.push({ kind: "breaking", what: `${tool}: answer key ${path} removed` });
+      continue;
+    }
+    if (same(was, now)) continue;
+    const { required: wasRequired, ...wasRest } = was as JsonObject;
+    const { required: nowRequired, ...nowRest } = now as JsonObject;
+    // A key that is now always there, and otherwise the same, breaks no reader.
+    if (same(wasRest, nowRest) && wasRequired === false && nowRequired === true)
+      out.push({ kind: "additive", what: `${tool}: answer key ${path} now always present` });
+    else out.push({ kind: "breaking", what: `${tool}: answer key ${path} changed shape` });
+  }
+  for (const path of Object.keys(after.output)) {
+    if (before.output[path] === undefined)
+      out.push({ kind: "additive", what: `${tool}: answer key ${path} added` });
+  }
+}
+
+function diffList(
+  what: string,
+  before: string[],
+  after: string[],
+  removed: ChangeKind,
+  added: ChangeKind,
+  out: Change[],
+) {
+  for (const x of before) if (!after.includes(x)) out.push({ kind: removed, what: `${what}: ${x} removed` });
+  for (const x of after) if (!before.includes(x)) out.push({ kind: added, what: `${what}: ${x} added` });
+}
+
+/** Every difference from `before` to `after`, classified. */
+export function diffSurfaces(before: Surface, after: Surface): Change[] {
+  const out: Change[] = [];
+  for (const [name, tool] of Object.entries(before.tools)) {
+    const now = after.tools[name];
+    if (!now) {
+      out.push({ kind: "breaking", what: `tool ${name} removed or renamed` });
+      continue;
+    }
+    if (tool.kind !== now.kind || tool.requires_confirmation !== now.requires_confirmation)
+      out.push({ kind: "breaking", what: `tool ${name} changed class (${tool.kind} -> ${now.kind})` });
+    diffArgs(name, tool, now, out);
+    diffOutput(name, tool, now, out);
+  }
+  for (const name of Object.keys(after.tools)) {
+    if (!before.tools[name]) out.push({ kind: "additive", what: `tool ${name} added` });
+  }
+  diffList("settings group", before.settings.groups, after.settings.groups, "narrowing", "additive", out);
+  diffList(
+    "writable settings key",
+    before.settings.writable,
+    after.settings.writable,
+    "narrowing",
+    "additive",
+    out,
+  );
+  diffList(
+    "withheld settings key",
+    before.settings.withheld,
+    after.settings.withheld,
+    "additive",
+    "narrowing",
+    out,
+  );
+  diffList("error code", before.error_codes, after.error_codes, "breaking", "additive", out);
+  return out;
+}
+
+export type Bump = "none" | "minor" | "major";
+
+export function requiredBump(changes: Change[]): Bump {
+  if (changes.some((c) => c.kind === "breaking")) return "major";
+  return changes.length > 0 ? "minor" : "none";
+}
+
+function parseVersion(v: string): [number, number] {
+  const m = /^(\d+)\.(\d+)$/.exec(v);
+  if (!m) throw new Error(`not a contract version: ${v}`);
+  return [Number(m[1]), Number(m[2])];
+}
+
+/** Whether moving from `base` to `current` is the bump these changes need. */
+export function checkVersion(
+  base: string,
+  current: string,
+  changes: Change[],
+): { ok: boolean; message: string } {
+  const [bM, bm] = parseVersion(base);
+  const [cM, cm] = parseVersion(current);
+  const bump = requiredBump(changes);
+  const ok =
+    bump === "major"
+      ? cM > bM
+      : bump === "minor"
+        ? cM > bM || (cM === bM && cm > bm)
+        : cM > bM || (cM === bM && cm >= bm);
+  const list = changes.map((c) => `  ${c.kind}: ${c.what}`).join("\n");
+  const need =
+    bump === "major"
+      ? `a major bump (to ${bM + 1}.0)`
+      : bump === "minor"
+        ? `a minor bump (to ${bM}.${bm + 1})`
+        : "no bump";
+  return {
+    ok,
+    message: ok
+      ? `contract ${current} against baseline ${base}: ${changes.length} change(s), ${need} needed: fine`
+      : `contract ${current} against baseline ${base} needs ${need}:\n${list}`,
+  };
+}
+
+/** The committed baselines, newest version first. */
+export async function baselines(): Promise<Surface[]> {
+  const files = (await readdir(BASELINE_DIR)).filter((f) => /^\d+\.\d+\.json$/.test(f));
+  const all = await Promise.all(
+    files.map(async (f) => JSON.parse(await readFile(join(BASELINE_DIR, f), "utf8")) as Surface),
+  );
+  return all.sort((a, b) => {
+    const [aM, am] = parseVersion(a.contract_version);
+    const [bM, bm] = parseVersion(b.contract_version);
+    return bM - aM || bm - am;
+  });
+}
+
+export function currentSurface(): Surface {
+  return surfaceOf(JSON.parse(JSON.stringify(contractDocument())));
+}
+
+async function main(argv: string[]): Promise<number> {
+  const current = currentSurface();
+  if (argv.includes("--write-baseline")) {
+    const file = join(BASELINE_DIR, `${CONTRACT_VERSION}.json`);
+    await writeFile(file, `${JSON.stringify(current, null, 2)}\n`);
+    process.stdout.write(`wrote ${file}\n`);
+    return 0;
+  }
+  const [newest] = await baselines();
+  if (!newest) {
+    process.stdout.write("no baseline in contract/baseline\n");
+    return 1;
+  }
+  const result = checkVersion(
+    newest.contract_version,
+    current.contract_version,
+    diffSurfaces(newest, current),
+  );
+  process.stdout.write(`${result.message}\n`);
+  return result.ok ? 0 : 1;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename ?? "")) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}
