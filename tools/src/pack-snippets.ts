@@ -5,7 +5,7 @@
  * would start. Used by tools/test/pack-snippets.test.ts (static checks) and pack-check (runs them).
  */
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -221,4 +221,47 @@ export async function launchOf(s: Snippet): Promise<Launch | undefined> {
       : launchFromShell(s.name, s.text);
   }
   throw new Error(`${s.name}: unexpected language ${s.lang}`);
+}
+
+/** The documents that pin a published version (`@resmon/<package>@x.y.z`). */
+export const PINNING_DOCS = [
+  SERVER_README,
+  resolve(REPO_ROOT, "README.md"),
+  resolve(REPO_ROOT, "docs", "embedded-assistant.md"),
+  resolve(REPO_ROOT, "docs", "releasing.md"),
+];
+export const PIN = /@resmon\/(mcp-server|mcp-contract|api-client)@(\d+\.\d+\.\d+)/g;
+
+/** The versions the three published packages have now (fixed together by changesets). */
+export async function publishedVersion(): Promise<string> {
+  const pkg = JSON.parse(await readFile(resolve(SERVER_DIR, "package.json"), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+/** Rewrite every pin in PINNING_DOCS to the current version; run after `changeset version`. */
+export async function syncPins(): Promise<string[]> {
+  const version = await publishedVersion();
+  const changed: string[] = [];
+  for (const file of PINNING_DOCS) {
+    const text = await readFile(file, "utf8").catch(() => undefined);
+    if (text === undefined) continue;
+    const next = text.replace(PIN, (_m, name: string) => `@resmon/${name}@${version}`);
+    if (next !== text) {
+      await writeFile(file, next);
+      changed.push(file);
+    }
+  }
+  return changed;
+}
+
+if (
+  process.argv[1] &&
+  resolve(process.argv[1]) === resolve(import.meta.filename ?? "") &&
+  process.argv.includes("--pin")
+) {
+  syncPins().then((changed) => {
+    process.stdout.write(
+      changed.length ? `pinned the current version in ${changed.join(", ")}\n` : "pins already current\n",
+    );
+  });
 }

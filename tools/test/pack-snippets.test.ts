@@ -16,6 +16,8 @@ import {
   launchFromMcpJson,
   launchFromShell,
   launchOf,
+  PIN,
+  PINNING_DOCS,
   readServerSnippets,
   SERVER_DIR,
   type Snippet,
@@ -78,6 +80,20 @@ describe("the server README's harness snippets", () => {
     for (const name of ["codex-toml", "codex-toml-read-only"]) {
       expect(launches.get(name)?.startupTimeoutSec).toBeGreaterThanOrEqual(30);
     }
+  });
+});
+
+describe("pinned versions in the docs", () => {
+  it("every @resmon/<package>@x.y.z in the READMEs and docs is the current version", async () => {
+    let pins = 0;
+    for (const file of PINNING_DOCS) {
+      const text = await readFile(file, "utf8").catch(() => "");
+      for (const m of text.matchAll(PIN)) {
+        pins++;
+        expect(m[2], `${file}: ${m[0]}`).toBe(pkg.version);
+      }
+    }
+    expect(pins).toBeGreaterThan(7);
   });
 });
 
