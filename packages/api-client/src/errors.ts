@@ -22,6 +22,11 @@ export type ApiError =
       detail?: unknown;
       retryAfter?: number;
       message: string;
+      /**
+       * resmon's own X-Resmon-* headers (lower-cased names), present only when the answer had any:
+       * resmon names some refusals there (x-resmon-conflict, x-resmon-execution-id).
+       */
+      resmonHeaders?: Record<string, string>;
     }
   /** A 2xx whose body is not the JSON (or text) the route promises. */
   | { kind: "malformed"; status: number; message: string };

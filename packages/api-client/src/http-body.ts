@@ -86,6 +86,18 @@ function messageFromDetail(detail: unknown): string | undefined {
   return undefined;
 }
 
+function resmonHeadersOf(headers: Headers): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  let any = false;
+  headers.forEach((value, name) => {
+    if (name.toLowerCase().startsWith("x-resmon-")) {
+      out[name.toLowerCase()] = value;
+      any = true;
+    }
+  });
+  return any ? out : undefined;
+}
+
 /** A non-2xx answer as a typed http error; an empty or non-JSON body is still an error. */
 export function httpErrorFrom(reply: BufferedReply): Extract<ApiError, { kind: "http" }> {
   const text = decode(reply.bytes);
@@ -110,5 +122,7 @@ export function httpErrorFrom(reply: BufferedReply): Extract<ApiError, { kind: "
   if (detail !== undefined) error.detail = detail;
   const retryAfter = parseRetryAfter(reply.headers.get("retry-after"));
   if (retryAfter !== undefined) error.retryAfter = retryAfter;
+  const resmonHeaders = resmonHeadersOf(reply.headers);
+  if (resmonHeaders !== undefined) error.resmonHeaders = resmonHeaders;
   return error;
 }

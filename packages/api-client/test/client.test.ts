@@ -148,6 +148,32 @@ describe("guard refusals and HTTP errors come back typed", () => {
     });
   });
 
+  it("an http error carries resmon's X-Resmon-* headers, where it names a run conflict", async () => {
+    const server = await serve((_req, res) =>
+      sendJson(
+        res,
+        409,
+        { detail: "Routine 3 is already running as execution 12." },
+        {
+          "x-resmon-conflict": "routine_already_running",
+          "x-resmon-execution-id": "12",
+        },
+      ),
+    );
+    const answer = await clientFor(server.port).POST("/api/routines/{routine_id}/run", {
+      params: { path: { routine_id: 3 } },
+    });
+    expect(answer.ok).toBe(false);
+    if (!answer.ok && answer.error.kind === "http") {
+      expect(answer.error.resmonHeaders).toEqual({
+        "x-resmon-conflict": "routine_already_running",
+        "x-resmon-execution-id": "12",
+      });
+    } else {
+      throw new Error("expected an http error");
+    }
+  });
+
   it("FastAPI's string and list details, and an empty or non-JSON error body", async () => {
     const bodies: Array<[number, string, string]> = [
       [404, JSON.stringify({ detail: "Routine not found" }), "application/json"],

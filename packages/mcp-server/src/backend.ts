@@ -164,17 +164,14 @@ export function readBackendDetail(detail: unknown): BackendDetail {
   return { fields: {} };
 }
 
-/**
- * resmon names a run conflict in headers (X-Resmon-Conflict, X-Resmon-Execution-Id). The API
- * client's http error does not carry headers yet; read them when it does.
- */
+/** resmon names a run conflict in headers (X-Resmon-Conflict, X-Resmon-Execution-Id). */
 function conflictHeaders(error: ApiError): Record<string, unknown> {
-  const headers = (error as { headers?: unknown }).headers;
-  if (!(headers instanceof Headers)) return {};
+  const headers = error.kind === "http" ? error.resmonHeaders : undefined;
+  if (headers === undefined) return {};
   const out: Record<string, unknown> = {};
-  const conflict = headers.get("x-resmon-conflict");
+  const conflict = headers["x-resmon-conflict"];
   if (conflict) out.conflict = conflict;
-  const id = Number(headers.get("x-resmon-execution-id"));
+  const id = Number(headers["x-resmon-execution-id"]);
   if (Number.isInteger(id) && id > 0) out.execution_id = id;
   return out;
 }
