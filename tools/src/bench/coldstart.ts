@@ -1,0 +1,110 @@
+/**
+ * Cold start: spawn → the answer to tools/list (after initialize), against its floor measured in
+ * the same run and interleaved with it: a bare `node` that starts, reads one line on stdin and
+ * answers it.
+ */
+import { spawn } from "node:child_process";
+import { INITIALIZE } from "./rpc.js";
+import { median, msSince, p99 } from "./stats.js";
+
+const FLOOR_SCRIPT =
+  "process.stdin.setEncoding('utf8');let b='';process.stdin.on('data',d=>{b+=d;if(b.includes('\\n')){process.stdout.write(b);process.exit(0)}})";
+
+export interface Launch {
+  command: string;
+  args: string[];
+}
+
+export const FLOOR: Launch = { command: process.execPath, args: ["-e", FLOOR_SCRIPT] };
+
+/** One spawn of the floor: start → the echoed line. */
+export function floorOnce(env: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(FLOOR.command, FLOOR.args, { stdio: ["pipe", "pipe", "ignore"], env });
+    let out = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      out += chunk;
+      if (out.includes("\n")) resolve(msSince(start));
+    });
+    child.on("error", reject);
+    child.on("exit", () => {
+      if (!out.includes("\n")) reject(new Error("the floor process exited without answering"));
+    });
+    child.stdin.write("ping\n");
+  });
+}
+
+/** One spawn of the server: start → initialize answered → tools/list answered, as a client does it. */
+export function serverOnce(
+  launch: Launch,
+  env: Record<string, string>,
+): Promise<{ ms: number; listBytes: number }> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(launch.command, launch.args, { stdio: ["pipe", "pipe", "ignore"], env });
+    let buffer = "";
+    let done = false;
+    const finish = (value: { ms: number; listBytes: number } | Error) => {
+      if (done) return;
+      done = true;
+      child.stdin.end();
+      child.kill("SIGTERM");
+      if (value instanceof Error) reject(value);
+      else resolve(value);
+    };
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      buffer += chunk;
+      let newline = buffer.indexOf("\n");
+      while (newline >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        newline = buffer.indexOf("\n");
+        const id = (JSON.parse(line) as { id?: unknown }).id;
+        if (id === 1) {
+          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
+        } else if (id === 2) {
+          finish({ ms: msSince(start), listBytes: Buffer.byteLength(line) });
+        }
+      }
+    });
+    child.on("error", (error) => finish(error));
+    child.on("exit", () => finish(new Error("the server exited before answering tools/list")));
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE })}\n`,
+    );
+  });
+}
+
+export interface ColdStart {
+  floor: { median: number; p99: number; samples: number };
+  servers: { label: string; median: number; p99: number; samples: number }[];
+}
+
+/** Interleave floor and each server so machine noise lands on both alike; one unmeasured warm-up each. */
+export async function measureColdStart(
+  launches: { label: string; launch: Launch }[],
+  env: Record<string, string>,
+  rounds: number,
+): Promise<ColdStart> {
+  const floor: number[] = [];
+  const times = launches.map(() => [] as number[]);
+  await floorOnce(env);
+  for (const { launch } of launches) await serverOnce(launch, env);
+  for (let round = 0; round < rounds; round += 1) {
+    floor.push(await floorOnce(env));
+    for (const [index, { launch }] of launches.entries()) {
+      times[index]?.push((await serverOnce(launch, env)).ms);
+    }
+  }
+  return {
+    floor: { median: median(floor), p99: p99(floor), samples: floor.length },
+    servers: launches.map(({ label }, index) => {
+      const samples = times[index] ?? [];
+      return { label, median: median(samples), p99: p99(samples), samples: samples.length };
+    }),
+  };
+}

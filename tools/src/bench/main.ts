@@ -1,0 +1,208 @@
+/**
+ * `pnpm bench [--short] [--baseline <bin>]`: cold start, per-call overhead, throughput, memory
+ * and tokens of the built server, each beside its floor measured in the same run. Prints a table
+ * and writes bench-results/bench.json at the repository root. `--baseline` also measures another
+ * build of the bin (say, a copy of an older dist/resmon-mcp.js) in the same run, for before/after.
+ * See tools/bench/RESULTS.md for recorded runs.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { startTestkit, type Testkit } from "@resmon/testkit";
+import { type Launch, measureColdStart } from "./coldstart.js";
+import { floorRssMiB } from "./floor-rss.js";
+import { builtServer, packedServer } from "./launch.js";
+import { measurePerCall, type PerCallReport, serverEnv } from "./percall.js";
+import { type Row, renderTable, row, writeJson } from "./report.js";
+import { tokenRows } from "./token-report.js";
+
+const argv = process.argv.slice(2);
+const short = argv.includes("--short");
+const baselineIndex = argv.indexOf("--baseline");
+const baselineBin = baselineIndex >= 0 ? argv[baselineIndex + 1] : undefined;
+const REPO_ROOT = join(import.meta.dirname, "..", "..", "..");
+const settings = short
+  ? { coldRounds: 8, callsPerCase: 1_000, throughputCalls: 300, memoryCalls: 10_000 }
+  : { coldRounds: 30, callsPerCase: 3_000, throughputCalls: 600, memoryCalls: 10_000 };
+
+function say(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+
+function perCallRows(label: string, perCall: PerCallReport, bareRss: number): Row[] {
+  const rows: Row[] = [];
+  const tag = label ? ` [${label}]` : "";
+  for (const o of perCall.overhead) {
+    rows.push(
+      row(
+        `per-call overhead, ${o.label}, ${o.calls} calls, median${tag}`,
+        "ms",
+        o.overhead.median,
+        o.direct.median,
+        "< 0.5 ms",
+        o.overhead.median < 0.5,
+      ),
+      row(
+        `per-call overhead, ${o.label}, p99${tag}`,
+        "ms",
+        o.overhead.p99,
+        o.direct.p99,
+        "< 2 ms",
+        o.overhead.p99 < 2,
+      ),
+    );
+  }
+  const { overheadPhase, overheadCalls, throughputTool } = perCall.sockets;
+  rows.push(
+    row(
+      `new connections the server opened during ${overheadCalls} sequential calls${tag}`,
+      "",
+      overheadPhase.server,
+      null,
+      "≤ 1 (reused)",
+      overheadPhase.server <= 1,
+    ),
+  );
+  for (const [i, t] of perCall.throughput.entries()) {
+    const sockets = throughputTool[i] ?? 0;
+    rows.push(
+      row(
+        `throughput, health, ${t.inFlight} in flight (tool calls/s vs direct)${tag}`,
+        "/s",
+        t.toolPerSec,
+        t.directPerSec,
+        "info",
+        null,
+      ),
+      row(`new connections, ${t.inFlight} in flight${tag}`, "", sockets, null, "≤ 8 (pool)", sockets <= 8),
+    );
+  }
+  const m = perCall.memory;
+  const calls = m.calls.toLocaleString("en-US");
+  const twice = (m.calls * 2).toLocaleString("en-US");
+  rows.push(
+    row(`RSS after start (vs bare node)${tag}`, "MiB", m.afterStartMiB, bareRss, "info", null),
+    row(
+      `RSS after ${calls} calls (vs after start)${tag}`,
+      "MiB",
+      m.afterCallsMiB,
+      m.afterStartMiB,
+      "info",
+      null,
+    ),
+    row(
+      `RSS after ${twice} calls (vs after ${calls}; a leak grows)${tag}`,
+      "MiB",
+      m.afterTwiceMiB,
+      m.afterCallsMiB,
+      "ratio ≤ 1.1",
+      m.afterTwiceMiB / m.afterCallsMiB <= 1.1,
+    ),
+  );
+  return rows;
+}
+
+async function measure(
+  kit: Testkit,
+  stateDir: string,
+  rows: Row[],
+  extra: Record<string, unknown>,
+): Promise<void> {
+  const env = serverEnv(kit);
+  const launches: { label: string; launch: Launch }[] = [{ label: "built server", launch: builtServer() }];
+  const packed = await packedServer(stateDir);
+  if (packed.ok) launches.push({ label: "packed tarball, installed as npx does", launch: packed.launch });
+  else extra.packed = packed.reason;
+  const baseline: Launch | undefined = baselineBin
+    ? { command: process.execPath, args: [resolve(baselineBin)] }
+    : undefined;
+  if (baseline) launches.push({ label: "baseline", launch: baseline });
+
+  say(`cold start: ${settings.coldRounds} rounds…`);
+  kit.clearRequests();
+  const cold = await measureColdStart(launches, env, settings.coldRounds);
+  const startRequests = kit.requests.length;
+  for (const server of cold.servers) {
+    const ratio = server.median / cold.floor.median;
+    rows.push(
+      row(
+        `cold start to tools/list, ${server.label} (median)`,
+        "ms",
+        server.median,
+        cold.floor.median,
+        "ratio ≤ 2",
+        ratio <= 2,
+      ),
+    );
+  }
+  if (!packed.ok) say(`packed tarball not measured: ${packed.reason}`);
+  rows.push(
+    row(
+      "backend requests during all cold starts (discovery stays lazy)",
+      "",
+      startRequests,
+      null,
+      "0",
+      startRequests === 0,
+    ),
+  );
+  extra.coldStart = cold;
+
+  const bareRss = await floorRssMiB();
+  say(`per call: ${settings.callsPerCase} calls per case, throughput, memory…`);
+  const perCall = await measurePerCall(kit, builtServer(), settings);
+  rows.push(...perCallRows("", perCall, bareRss));
+  extra.perCall = perCall;
+  if (baseline) {
+    say("per call, baseline…");
+    const base = await measurePerCall(kit, baseline, settings);
+    rows.push(...perCallRows("baseline", base, bareRss));
+    extra.perCallBaseline = base;
+  }
+
+  say("tokens…");
+  const tokens = await tokenRows(kit);
+  rows.push(...tokens.summary);
+  extra.tokens = tokens.json;
+  process.stdout.write(`\n${tokens.heading}\n${renderTable(tokens.detail)}\n`);
+}
+
+async function main(): Promise<void> {
+  const loadAtStart = loadNow();
+  const stateDir = mkdtempSync(join(tmpdir(), "resmon-bench-"));
+  const kit = await startTestkit({ stateDir, seed: "demo" });
+  const rows: Row[] = [];
+  const extra: Record<string, unknown> = {};
+  try {
+    await measure(kit, stateDir, rows, extra);
+  } finally {
+    await kit.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+  const cpu = cpus()[0]?.model ?? "cpu";
+  const machine = `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}; load average at start ${loadAtStart}, at end ${loadNow()}`;
+  const date = new Date().toISOString();
+  process.stdout.write(
+    `\npnpm bench${short ? " --short" : ""} — ${date} — ${machine}\n${renderTable(rows)}\n`,
+  );
+  writeJson(join(REPO_ROOT, "bench-results", "bench.json"), {
+    date,
+    machine,
+    short,
+    settings,
+    baseline: baselineBin ?? null,
+    rows,
+    ...extra,
+  });
+  process.stdout.write("\nwritten: bench-results/bench.json\n");
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,253 @@
+/**
+ * Per-call overhead, throughput, memory and connection reuse of the built server over stdio,
+ * against the testkit on loopback. The floor of a tool call is the same backend request made
+ * directly with @resmon/api-client (the client the server itself uses), interleaved call by call
+ * in the same process, against the same testkit.
+ */
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import type { Socket } from "node:net";
+import { createResmonClient, type ResmonClient } from "@resmon/api-client";
+import type { Testkit } from "@resmon/testkit";
+import type { Launch } from "./coldstart.js";
+import { type RpcReply, StdioRpc } from "./rpc.js";
+import { median, msSince, p99, rssMiB } from "./stats.js";
+
+type Json = Record<string, unknown>;
+
+export const SEARCH_QUERY = "model";
+
+export interface CallCase {
+  label: string;
+  tool: string;
+  args: Json;
+  /** Share of callsPerCase (the testkit's 100-paper search is slow, so fewer of those). */
+  share: number;
+  direct: (client: ResmonClient) => Promise<unknown>;
+}
+
+export const CASES: CallCase[] = [
+  {
+    label: "health (small answer)",
+    tool: "health",
+    args: {},
+    share: 1,
+    direct: (c) => c.GET("/api/health"),
+  },
+  {
+    label: "search_corpus limit 100 (large answer)",
+    tool: "search_corpus",
+    args: { query: SEARCH_QUERY, limit: 100 },
+    share: 1 / 3,
+    // The body the handler sends for a keyword search.
+    direct: (c) =>
+      c.POST("/api/explorer/search", { body: { query: SEARCH_QUERY, limit: 100, sort: "newest" } }),
+  },
+];
+
+/**
+ * Counts the TCP connections the testkit accepts (server side, via Node's net diagnostics
+ * channels), split into those this process's own client opened (the direct floor) and the rest
+ * (the server under test, a separate process).
+ */
+export class SocketCounter {
+  private readonly acceptedFrom: number[] = [];
+  private readonly ownPorts = new Set<number>();
+  private readonly onAccept = (message: unknown) => {
+    const socket = (message as { socket?: Socket }).socket;
+    if (socket?.localPort === this.port && socket.remotePort !== undefined)
+      this.acceptedFrom.push(socket.remotePort);
+  };
+  private readonly onConnect = (message: unknown) => {
+    const socket = (message as { socket?: Socket }).socket;
+    socket?.once("connect", () => {
+      if (socket.localPort !== undefined) this.ownPorts.add(socket.localPort);
+    });
+  };
+  constructor(private readonly port: number) {
+    subscribe("net.server.socket", this.onAccept);
+    subscribe("net.client.socket", this.onConnect);
+  }
+  dispose(): { server: number; direct: number } {
+    unsubscribe("net.server.socket", this.onAccept);
+    unsubscribe("net.client.socket", this.onConnect);
+    const direct = this.acceptedFrom.filter((p) => this.ownPorts.has(p)).length;
+    return { server: this.acceptedFrom.length - direct, direct };
+  }
+}
+
+function checkReply(reply: RpcReply, tool: string): void {
+  const result = reply.message.result as { isError?: boolean } | undefined;
+  if (!result || result.isError)
+    throw new Error(`${tool} did not succeed in the benchmark: ${reply.line.slice(0, 300)}`);
+}
+
+function checkDirect(answer: unknown, tool: string): void {
+  if (!(answer as { ok?: boolean }).ok) throw new Error(`the direct request for ${tool} failed`);
+}
+
+export interface Overhead {
+  label: string;
+  calls: number;
+  tool: { median: number; p99: number };
+  direct: { median: number; p99: number };
+  /** Quantile differences: tool − direct at the median and at p99. */
+  overhead: { median: number; p99: number };
+  answerBytes: number;
+}
+
+export interface Throughput {
+  inFlight: number;
+  calls: number;
+  toolPerSec: number;
+  directPerSec: number;
+}
+
+export interface PerCallReport {
+  overhead: Overhead[];
+  throughput: Throughput[];
+  /** RSS of the server process: after start, after memoryCalls calls, and after twice that. */
+  memory: { afterStartMiB: number; afterCallsMiB: number; afterTwiceMiB: number; calls: number };
+  /** New TCP connections the testkit accepted: during the interleaved overhead calls (both paths,
+   * after warm-up), and during each tool-only throughput batch. */
+  sockets: {
+    overheadPhase: { server: number; direct: number };
+    overheadCalls: number;
+    throughputTool: number[];
+  };
+}
+
+export function serverEnv(kit: Testkit): Record<string, string> {
+  const env: Record<string, string> = {
+    RESMON_PORT_FILE: kit.portFile ?? "",
+    RESMON_STATE_DIR: kit.stateDir,
+  };
+  for (const key of ["PATH", "HOME", "SYSTEMROOT"]) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  return env;
+}
+
+async function runBatch(inFlight: number, total: number, one: () => Promise<void>): Promise<number> {
+  let started = 0;
+  const start = process.hrtime.bigint();
+  const worker = async () => {
+    while (started < total) {
+      started += 1;
+      await one();
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return (total / msSince(start)) * 1000;
+}
+
+export async function measurePerCall(
+  kit: Testkit,
+  launch: Launch,
+  opts: { callsPerCase: number; throughputCalls: number; memoryCalls: number },
+): Promise<PerCallReport> {
+  const rpc = new StdioRpc(launch.command, launch.args, serverEnv(kit));
+  const client = createResmonClient({ port: kit.port, token: kit.token });
+  let callsMade = 0;
+  try {
+    await rpc.handshake();
+    await rpc.request("tools/list");
+    const afterStartMiB = await rssMiB(rpc.pid);
+
+    // Warm up both paths (first discovery, JIT) and check each answers successfully.
+    for (const c of CASES) {
+      for (let i = 0; i < Math.ceil(100 * c.share); i += 1) {
+        checkReply(await rpc.callTool(c.tool, c.args), c.tool);
+        checkDirect(await c.direct(client), c.tool);
+        callsMade += 1;
+      }
+    }
+
+    const toolSockets = new SocketCounter(kit.port);
+    const overhead: Overhead[] = [];
+    for (const c of CASES) {
+      const tool: number[] = [];
+      const direct: number[] = [];
+      let answerBytes = 0;
+      const calls = Math.ceil(opts.callsPerCase * c.share);
+      for (let i = 0; i < calls; i += 1) {
+        let start = process.hrtime.bigint();
+        await c.direct(client);
+        direct.push(msSince(start));
+        start = process.hrtime.bigint();
+        const reply = await rpc.callTool(c.tool, c.args);
+        tool.push(msSince(start));
+        answerBytes = Buffer.byteLength(reply.line);
+        callsMade += 1;
+        if (i % 1000 === 0) kit.clearRequests();
+      }
+      overhead.push({
+        label: c.label,
+        calls,
+        tool: { median: median(tool), p99: p99(tool) },
+        direct: { median: median(direct), p99: p99(direct) },
+        overhead: { median: median(tool) - median(direct), p99: p99(tool) - p99(direct) },
+        answerBytes,
+      });
+    }
+    const overheadSockets = toolSockets.dispose();
+
+    const throughput: Throughput[] = [];
+    const throughputSockets: number[] = [];
+    const health = CASES[0] as CallCase;
+    for (const inFlight of [1, 8, 32]) {
+      // Three batches of each, alternating, so a burst of machine noise does not land on one side only.
+      const counter = new SocketCounter(kit.port);
+      const directRates: number[] = [];
+      const toolRates: number[] = [];
+      for (let round = 0; round < 3; round += 1) {
+        directRates.push(
+          await runBatch(inFlight, opts.throughputCalls, async () => {
+            await health.direct(client);
+          }),
+        );
+        toolRates.push(
+          await runBatch(inFlight, opts.throughputCalls, async () => {
+            await rpc.callTool(health.tool, health.args);
+            callsMade += 1;
+          }),
+        );
+      }
+      throughputSockets.push(counter.dispose().server);
+      const directPerSec = median(directRates);
+      const toolPerSec = median(toolRates);
+      kit.clearRequests();
+      throughput.push({ inFlight, calls: opts.throughputCalls, toolPerSec, directPerSec });
+    }
+
+    // Top up to the memory reading's call count with health calls (the testkit's search is slow),
+    // read RSS, then as many calls again: a leak grows between the two readings, a warm heap does not.
+    const topUp = async (target: number) => {
+      while (callsMade < target) {
+        await rpc.callTool(health.tool, health.args);
+        callsMade += 1;
+        if (callsMade % 1000 === 0) kit.clearRequests();
+      }
+    };
+    await topUp(opts.memoryCalls);
+    const afterCallsMiB = await rssMiB(rpc.pid);
+    await topUp(opts.memoryCalls * 2);
+    const afterTwiceMiB = await rssMiB(rpc.pid);
+    // A final check that the server is still healthy after all of it.
+    checkReply(await rpc.callTool(health.tool, health.args), health.tool);
+
+    return {
+      overhead,
+      throughput,
+      memory: { afterStartMiB, afterCallsMiB, afterTwiceMiB, calls: opts.memoryCalls },
+      sockets: {
+        overheadPhase: overheadSockets,
+        overheadCalls: overhead.reduce((sum, o) => sum + o.calls, 0),
+        throughputTool: throughputSockets,
+      },
+    };
+  } finally {
+    await client.close();
+    await rpc.close();
+  }
+}

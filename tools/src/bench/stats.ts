@@ -1,0 +1,27 @@
+/** Order statistics over samples in milliseconds. */
+export function quantile(samples: readonly number[], q: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[index] as number;
+}
+
+export const median = (samples: readonly number[]): number => quantile(samples, 0.5);
+export const p99 = (samples: readonly number[]): number => quantile(samples, 0.99);
+
+/** Milliseconds since `start` (a process.hrtime.bigint() reading). */
+export function msSince(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Resident set size of a process in MiB, read from /proc (Linux); NaN where that is unavailable. */
+export async function rssMiB(pid: number): Promise<number> {
+  const { readFile } = await import("node:fs/promises");
+  try {
+    const status = await readFile(`/proc/${pid}/status`, "utf8");
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The token cost of the surface against the testkit's demo data: tools/list, each tool's
+ * default-page answer, every paginated tool at its largest allowed limit, and the largest
+ * whole-record and export answers the demo data holds. Shared by `pnpm bench` and the
+ * token-budget test, so both measure the same thing.
+ */
+import { createResmonTools, type ResmonTools } from "@resmon/mcp-server";
+import type { Testkit } from "@resmon/testkit";
+import { sizeOf } from "./tokenizer.js";
+
+type Json = Record<string, unknown>;
+
+export const MAX_LIMIT = 100;
+/** A common client cap on one tool answer. */
+export const ANSWER_TOKEN_CAP = 25_000;
+
+/** One call per tool with only its required arguments (so every default applies). */
+export const DEFAULT_CALLS: Record<string, Json> = {
+  health: {},
+  search_corpus: { query: "model" },
+  find_similar: { doc_id: 1 },
+  list_sources: {},
+  list_routines: {},
+  get_routine: { routine_id: 1 },
+  list_executions: {},
+  get_execution: { exec_id: 1 },
+  get_execution_results: { exec_id: 1 },
+  get_search_record: { exec_id: 1 },
+  explain_match: { doc_id: 1 },
+  get_paper_lifecycle: { doc_id: 7 },
+  get_analytics: { view: "overview" },
+  get_watchdog_findings: {},
+  export_references: { exec_id: 1, format: "bibtex" },
+  list_watch_profiles: {},
+  get_watch_profile: { profile_id: 1 },
+  get_profile_matches: { profile_id: 1 },
+  run_sweep: { query: "model", sources: ["arxiv"] },
+  create_routine: { name: "bench", keywords: ["model"], sources: ["arxiv"], schedule: "0 7 * * 1" },
+  create_watch_profile: { name: "Bench Person" },
+  run_routine: { routine_id: 2 },
+  activate_routine: { routine_id: 3 },
+  deactivate_routine: { routine_id: 3 },
+  update_settings: { group: "ai", settings: { ai_temperature: "0.2" } },
+};
+
+export interface SizeRow {
+  tool: string;
+  args: Json;
+  bytes: number;
+  tokens: number;
+}
+
+export function testkitTools(
+  kit: Testkit,
+  outputSchemas = true,
+  extraEnv: Record<string, string> = {},
+): ResmonTools {
+  return createResmonTools({
+    env: { RESMON_PORT_FILE: kit.portFile ?? "", RESMON_STATE_DIR: kit.stateDir, ...extraEnv },
+    outputSchemas,
+  });
+}
+
+async function answerOf(tools: ResmonTools, tool: string, args: Json): Promise<unknown> {
+  const outcome = await tools.call(tool, args);
+  if (!outcome.ok)
+    throw new Error(
+      `${tool} ${JSON.stringify(args)} answered ${outcome.error.error}: ${outcome.error.message}`,
+    );
+  return outcome.answer;
+}
+
+async function rowOf(tools: ResmonTools, tool: string, args: Json): Promise<SizeRow> {
+  return { tool, args, ...sizeOf(await answerOf(tools, tool, args)) };
+}
+
+/** tools/list as the server sends it: the compact `{"tools": [...]}` result. */
+export function listSize(tools: ResmonTools): { bytes: number; tokens: number; count: number } {
+  const entries = tools.list();
+  return { ...sizeOf({ tools: entries }), count: entries.length };
+}
+
+export async function defaultAnswers(tools: ResmonTools): Promise<SizeRow[]> {
+  const rows: SizeRow[] = [];
+  for (const [tool, args] of Object.entries(DEFAULT_CALLS)) rows.push(await rowOf(tools, tool, args));
+  return rows;
+}
+
+function largest(rows: SizeRow[]): SizeRow {
+  return rows.reduce((a, b) => (b.tokens > a.tokens ? b : a));
+}
+
+/** Ids the demo seed holds, read through the tools themselves. */
+async function ids(
+  tools: ResmonTools,
+): Promise<{ executions: number[]; biggestRuns: number[]; routines: number[]; profiles: number[] }> {
+  const executions: number[] = [];
+  const counts = new Map<number, number>();
+  for (let offset = 0; ; offset += MAX_LIMIT) {
+    const page = (await answerOf(tools, "list_executions", { limit: MAX_LIMIT, offset })) as Json;
+    const rows = (page.executions ?? page.items ?? []) as Json[];
+    for (const row of rows) {
+      if (typeof row.id !== "number") continue;
+      executions.push(row.id);
+      counts.set(row.id, typeof row.result_count === "number" ? row.result_count : 0);
+    }
+    if (rows.length < MAX_LIMIT) break;
+  }
+  const routines = ((await answerOf(tools, "list_routines", {})) as Json).routines as Json[];
+  const profiles = ((await answerOf(tools, "list_watch_profiles", {})) as Json).profiles as Json[];
+  // An export's size grows with the run's papers: the three runs with the most stand for all.
+  const biggestRuns = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([id]) => id);
+  return {
+    executions,
+    biggestRuns,
+    routines: routines.map((r) => r.id as number),
+    profiles: profiles.map((p) => p.id as number),
+  };
+}
+
+/** Each paginated tool at limit 100, over the demo data's ids; the largest answer per tool. */
+export async function largestPages(tools: ResmonTools): Promise<SizeRow[]> {
+  const { executions, profiles } = await ids(tools);
+  const candidates: Record<string, Json[]> = {
+    search_corpus: ["model", "protein", "network"].flatMap((query) => [
+      { query, limit: MAX_LIMIT },
+      { query, mode: "semantic", limit: MAX_LIMIT },
+    ]),
+    find_similar: [1, 2, 4, 7, 100, 1000].map((doc_id) => ({ doc_id, limit: MAX_LIMIT })),
+    list_executions: [{ limit: MAX_LIMIT }],
+    get_execution_results: executions.map((exec_id) => ({ exec_id, limit: MAX_LIMIT })),
+    get_profile_matches: profiles.map((profile_id) => ({ profile_id, limit: MAX_LIMIT })),
+  };
+  const out: SizeRow[] = [];
+  for (const [tool, argsList] of Object.entries(candidates)) {
+    const rows: SizeRow[] = [];
+    for (const args of argsList) {
+      const outcome = await tools.call(tool, args);
+      if (outcome.ok) rows.push({ tool, args, ...sizeOf(outcome.answer) });
+    }
+    if (rows.length > 0) out.push(largest(rows));
+  }
+  return out;
+}
+
+/** Whole-record and export tools: the largest answer over the demo data's ids and options. */
+export async function largestRecords(tools: ResmonTools): Promise<SizeRow[]> {
+  const { executions, biggestRuns, routines, profiles } = await ids(tools);
+  const formats = ["bibtex", "ris", "csv", "json"];
+  const candidates: Record<string, Json[]> = {
+    get_routine: routines.map((routine_id) => ({ routine_id })),
+    get_execution: executions.map((exec_id) => ({ exec_id })),
+    get_search_record: executions.map((exec_id) => ({ exec_id })),
+    get_watch_profile: profiles.map((profile_id) => ({ profile_id })),
+    get_analytics: ["overview", "volume", "sources", "keywords", "routine-health", "discovery-lag"].map(
+      (view) => (view === "volume" ? { view, window: 120 } : { view }),
+    ),
+    get_watchdog_findings: [{}, { include_muted: true }],
+    list_sources: [{}],
+    list_routines: [{}],
+    list_watch_profiles: [{}],
+    export_references: [
+      ...biggestRuns.flatMap((exec_id) => formats.map((format) => ({ exec_id, format }))),
+      ...formats.map((format) => ({ doc_ids: Array.from({ length: MAX_LIMIT }, (_, i) => i + 1), format })),
+    ],
+  };
+  const out: SizeRow[] = [];
+  for (const [tool, argsList] of Object.entries(candidates)) {
+    const rows: SizeRow[] = [];
+    for (const args of argsList) {
+      const outcome = await tools.call(tool, args);
+      if (outcome.ok) rows.push({ tool, args, ...sizeOf(outcome.answer) });
+    }
+    if (rows.length > 0) out.push(largest(rows));
+  }
+  return out;
+}

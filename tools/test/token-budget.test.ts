@@ -1,0 +1,98 @@
+/**
+ * Token budgets as tests: tools/list and every tool's default-page answer against the testkit's
+ * demo data, counted with a real tokenizer (cl100k_base); no paginated answer at limit 100 over
+ * 25,000 tokens; a whole-record or export answer that can exceed that says so in its description.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ResmonTools } from "@resmon/mcp-server";
+import { startTestkit, type Testkit } from "@resmon/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_ANSWER_BUDGET, TOOLS_LIST_BUDGET } from "../src/bench/budgets.js";
+import { countTokens } from "../src/bench/tokenizer.js";
+import {
+  ANSWER_TOKEN_CAP,
+  DEFAULT_CALLS,
+  defaultAnswers,
+  largestPages,
+  largestRecords,
+  listSize,
+  testkitTools,
+} from "../src/bench/tokens.js";
+
+let stateDir: string;
+let kit: Testkit;
+let tools: ResmonTools;
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(join(tmpdir(), "resmon-tokens-"));
+  kit = await startTestkit({ stateDir, seed: "demo" });
+  tools = testkitTools(kit);
+  countTokens("warm up"); // loads the tokenizer's ranks once, outside any one test's time
+}, 60_000);
+
+afterAll(async () => {
+  await tools?.close();
+  await kit?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe("the tokenizer", () => {
+  it("is a real BPE tokenizer, not a byte estimate", () => {
+    expect(countTokens("hello world")).toBe(2);
+    expect(countTokens('{"id":12345,"title":"A"}')).toBeLessThan('{"id":12345,"title":"A"}'.length / 2);
+  });
+});
+
+describe("tools/list", () => {
+  it("stays within its token budgets", () => {
+    expect(listSize(tools).tokens).toBeLessThanOrEqual(TOOLS_LIST_BUDGET.full);
+    const lean = testkitTools(kit, false);
+    expect(listSize(lean).tokens).toBeLessThanOrEqual(TOOLS_LIST_BUDGET.withoutOutputSchemas);
+    const readOnly = testkitTools(kit, true, { RESMON_MCP_READ_ONLY: "1" });
+    const readOnlySize = listSize(readOnly);
+    expect(readOnlySize.count).toBe(18);
+    expect(readOnlySize.tokens).toBeLessThanOrEqual(TOOLS_LIST_BUDGET.readOnly);
+  });
+
+  it("has a default call and a budget for every tool it lists", () => {
+    const names = tools.list().map((t) => t.name);
+    expect(Object.keys(DEFAULT_CALLS).sort()).toEqual([...names].sort());
+    expect(Object.keys(DEFAULT_ANSWER_BUDGET).sort()).toEqual([...names].sort());
+  });
+});
+
+describe("answers on the demo data", () => {
+  it("every tool's default page stays within its budget", async () => {
+    const rows = await defaultAnswers(tools);
+    const over = rows
+      .filter((r) => r.tokens > (DEFAULT_ANSWER_BUDGET[r.tool] ?? 0))
+      .map((r) => `${r.tool}: ${r.tokens} tokens > ${DEFAULT_ANSWER_BUDGET[r.tool]}`);
+    expect(over).toEqual([]);
+  }, 30_000);
+
+  it(`no paginated answer at limit 100 exceeds ${ANSWER_TOKEN_CAP} tokens`, async () => {
+    const rows = await largestPages(tools);
+    expect(rows.map((r) => r.tool).sort()).toEqual(
+      [
+        "find_similar",
+        "get_execution_results",
+        "get_profile_matches",
+        "list_executions",
+        "search_corpus",
+      ].sort(),
+    );
+    for (const r of rows)
+      expect(r.tokens, `${r.tool} ${JSON.stringify(r.args)}`).toBeLessThanOrEqual(ANSWER_TOKEN_CAP);
+  }, 60_000);
+
+  it("a whole-record or export tool that can exceed the cap says so in its description", async () => {
+    const rows = await largestRecords(tools);
+    const descriptions = new Map(tools.list().map((t) => [t.name, t.description]));
+    for (const r of rows) {
+      if (r.tokens <= ANSWER_TOKEN_CAP) continue;
+      expect(descriptions.get(r.tool), `${r.tool} reached ${r.tokens} tokens`).toMatch(/25,000 tokens/);
+    }
+  }, 60_000);
+});
