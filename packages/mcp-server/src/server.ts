@@ -13,6 +13,7 @@ import {
 } from "@resmon/mcp-contract";
 import { Backend, type DiscoverFn } from "./backend.js";
 import type { Answer, Ctx, Handler } from "./context.js";
+import { withoutCredentialFields } from "./credential-fields.js";
 import { invalidArgument, ToolError, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
 import { log } from "./log.js";
@@ -150,9 +151,9 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     list: () => entries,
     async call(name, raw) {
       try {
-        return { ok: true, answer: scrubDeep(await run(name, raw)) };
+        return { ok: true, answer: scrubDeep(withoutCredentialFields(await run(name, raw))) };
       } catch (err) {
-        return { ok: false, error: scrubDeep(toEnvelope(err, name)) };
+        return { ok: false, error: scrubDeep(withoutCredentialFields(toEnvelope(err, name))) };
       }
     },
     close: () => backend.close(),

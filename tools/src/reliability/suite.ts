@@ -1,7 +1,9 @@
 import { type GroupRun, type RunOptions, removeTempDirs } from "./context.js";
 import { badInput } from "./groups/bad-input.js";
 import { backendFaults } from "./groups/faults.js";
+import { load } from "./groups/load.js";
 import { brokenProtocol } from "./groups/protocol.js";
+import { secrets } from "./groups/secrets.js";
 import { wrongCorpus } from "./groups/wrong-corpus.js";
 import { Tally } from "./tally.js";
 
@@ -12,8 +14,8 @@ const GROUPS: Record<GroupName, (run: GroupRun) => Promise<void>> = {
   protocol: brokenProtocol,
   faults: backendFaults,
   "wrong-corpus": wrongCorpus,
-  load: async () => undefined,
-  secrets: async () => undefined,
+  load,
+  secrets,
 };
 
 /** Secrets runs last: it accounts for the bytes of every server process the other groups started. */
