@@ -237,7 +237,6 @@ describe.skipIf(!HAVE_CLI)("refusals send nothing", () => {
     ["health", { expected_runtime_id: "NOT-A-UUID" }],
     ["update_settings", { group: "ai", settings: { openai_api_key: "x" } }],
     ["update_settings", { group: "email", settings: { smtp_server: "mail.example.org" } }],
-    ["get_analytics", { view: "sources", window: 3 }],
     ["export_references", { format: "ris" }],
     ["no_such_tool", {}],
   ])("%s %j", async (name, args) => {

@@ -85,10 +85,11 @@ describe("argument validation happens here, before any request", () => {
     expect(fake.seen).toHaveLength(0);
   });
 
-  it("refuses window on views whose route takes none", async () => {
+  it("says window was not applied on views whose route takes none, and sends none", async () => {
     const { body } = await call("get_analytics", { view: "overview", window: 6 });
-    expect(body).toMatchObject({ error: "invalid_argument", detail: { field: "window" } });
-    expect(fake.seen).toHaveLength(0);
+    expect(body).toMatchObject({ view: "overview", window_applied: false });
+    expect(JSON.stringify(body.not_applied)).toContain("window was not applied");
+    expect(fake.seen.map((r) => [r.path, r.query])).toEqual([["/api/analytics/overview", {}]]);
   });
 
   it("refuses export_references with both or neither of exec_id and doc_ids", async () => {

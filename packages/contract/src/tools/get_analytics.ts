@@ -25,15 +25,20 @@ export const get_analytics = readTool({
   input: z.strictObject({
     view: z.enum(ANALYTICS_VIEWS).describe("Which summary."),
     // resmon's analytics take no window except publication-volume's months; an argument the
-    // backend would ignore must not look applied, so the server refuses it on other views.
+    // backend would ignore must not look applied, so on other views the answer says it was not.
     window: z
       .int()
       .min(1)
       .max(120)
       .optional()
-      .describe("Months back, only for view=volume (resmon's default 12); refused for other views."),
+      .describe(
+        "Months back, applied only for view=volume (resmon's default 12); other views take none and the answer says so.",
+      ),
   }),
-  output: z.looseObject({}),
+  output: z.looseObject({
+    window_applied: z.boolean().optional(),
+    not_applied: z.array(z.looseObject({ argument: z.string(), why: z.string() })).optional(),
+  }),
   routes: Object.values(ANALYTICS_VIEW_PATHS).map((path) => ({ method: "GET", path }) as const) as [
     { method: "GET"; path: string },
     ...{ method: "GET"; path: string }[],

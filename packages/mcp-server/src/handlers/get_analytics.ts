@@ -1,23 +1,16 @@
 import { ANALYTICS_VIEW_PATHS } from "@resmon/mcp-contract";
 import type { Handler } from "../context.js";
-import { invalidArgument } from "../errors.js";
 import { asRecord } from "../shape/values.js";
 
 /**
  * The tool's view names are its vocabulary; three differ from the routes that serve them. resmon's
- * analytics take no window except publication-volume's `months`, so a window is applied there and
- * refused elsewhere: an argument the backend would ignore must never look applied.
+ * analytics take no window except publication-volume's `months`, so a window is applied there and,
+ * on any other view, the answer says it was not: an argument the backend would ignore must never look applied.
  */
 export const get_analytics: Handler<"get_analytics"> = async (args, { backend }) => {
   const view = args.view;
   const route = ANALYTICS_VIEW_PATHS[view];
   const window = args.window;
-  if (window !== undefined && view !== "volume") {
-    throw invalidArgument(
-      `window applies only to view "volume": resmon's ${route} takes no window, so it was refused rather than silently ignored.`,
-      { field: "window", view },
-    );
-  }
   const data = await backend.call<unknown>((c) => {
     switch (view) {
       case "overview":
@@ -44,6 +37,14 @@ export const get_analytics: Handler<"get_analytics"> = async (args, { backend })
   if (view === "volume") {
     answer.window_months = window ?? null;
     answer.window_applied = window !== undefined;
+  } else if (window !== undefined) {
+    answer.window_applied = false;
+    answer.not_applied = [
+      {
+        argument: "window",
+        why: `window was not applied: resmon's ${route} takes no window, so this is its default answer. Only view "volume" takes one.`,
+      },
+    ];
   }
   return answer;
 };
