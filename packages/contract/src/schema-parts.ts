@@ -5,13 +5,14 @@ import { z } from "zod";
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 25;
 
+/** A page size above the ceiling is clamped to it (and the answer says so), not refused. */
 export const limitArg = () =>
   z
     .int()
     .min(1)
-    .max(MAX_LIMIT)
     .default(DEFAULT_LIMIT)
-    .describe(`Page size, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`);
+    .transform((n) => Math.min(n, MAX_LIMIT))
+    .describe(`Page size (default ${DEFAULT_LIMIT}); above ${MAX_LIMIT} is clamped to ${MAX_LIMIT}.`);
 
 export const offsetArg = () => z.int().min(0).default(0).describe("Rows to skip (default 0).");
 

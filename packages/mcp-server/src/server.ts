@@ -91,6 +91,13 @@ export function validateArguments(def: ToolDef, raw: unknown): Record<string, un
   return args;
 }
 
+/** A page size above the ceiling was clamped by the row's schema; the answer says so rather than hiding it. */
+function withClampNote(raw: unknown, args: Record<string, unknown>, answer: Answer): Answer {
+  const asked = raw && typeof raw === "object" ? (raw as Record<string, unknown>).limit : undefined;
+  if (typeof asked !== "number" || typeof args.limit !== "number" || asked <= args.limit) return answer;
+  return { ...answer, limit_clamped: { asked, used: args.limit } };
+}
+
 /** The registry is keyed by name, so each handler gets exactly its own tool's parsed arguments. */
 function dispatch<N extends ToolName>(name: N, args: ToolArgs<N>, ctx: Ctx): Promise<Answer> {
   const handler: Handler<N> = HANDLERS[name];
@@ -131,7 +138,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     const args = validateArguments(def, raw);
     // The row's own schema produced these arguments; the cast only restores the per-tool type the
     // table's ToolDef erases.
-    const answer = await dispatch(name, args as ToolArgs<typeof name>, ctx);
+    const answer = withClampNote(raw, args, await dispatch(name, args as ToolArgs<typeof name>, ctx));
     const checked = def.output.safeParse(answer);
     if (!checked.success) {
       log(

@@ -30,6 +30,22 @@ async function call(name: string, args: Record<string, unknown>) {
   return { error: isError(result), body: parsed(result) };
 }
 
+describe("a page size above the ceiling", () => {
+  it("is clamped to 100, sent as 100, and the answer says so", async () => {
+    reply = () => ({ status: 200, body: [] });
+    const { error, body } = await call("list_executions", { limit: 5000 });
+    expect(error).toBe(false);
+    expect(body).toMatchObject({ limit: 100, limit_clamped: { asked: 5000, used: 100 } });
+    expect(fake.seen.map((r) => r.query.limit)).toEqual([101]);
+  });
+
+  it("within the ceiling carries no clamp note", async () => {
+    reply = () => ({ status: 200, body: [] });
+    const { body } = await call("list_executions", { limit: 100 });
+    expect(body).not.toHaveProperty("limit_clamped");
+  });
+});
+
 describe("argument validation happens here, before any request", () => {
   it.each([
     ["search_corpus", {}, "query"],
