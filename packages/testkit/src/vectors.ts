@@ -2,8 +2,8 @@
  * Honest local "embeddings": a bag-of-words vector hashed into a fixed number of
  * dimensions. Papers that share words sit close; the ranking is real, just small.
  */
-export const EMBEDDING_MODEL = "testkit-hashed-words-64";
-export const EMBEDDING_DIMS = 64;
+export const EMBEDDING_DIMS = 512;
+export const EMBEDDING_MODEL = `testkit-hashed-words-${EMBEDDING_DIMS}`;
 
 const STOP_WORDS = new Set([
   "a",
@@ -23,10 +23,14 @@ const STOP_WORDS = new Set([
 ]);
 
 export function words(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 1 && !STOP_WORDS.has(w));
+  return (
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length > 1 && !STOP_WORDS.has(w))
+      // A crude stem, so "graphs" and "graph" land in the same dimension.
+      .map((w) => (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w))
+  );
 }
 
 function hash(word: string): number {

@@ -2,6 +2,7 @@ import { EMBEDDING_PROVIDERS } from "../data/reference.js";
 import type { JsonObject, Profile } from "../model.js";
 import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
 import type { SETTINGS_GROUP_NAMES } from "../seed/settings.js";
+import { EMBEDDING_MODEL } from "../vectors.js";
 
 const NAME_ONLY_WARNING =
   "This profile has neither an identifier nor an affiliation, so **every match will be name-only**: resmon can tell you a paper has this name on it and nothing more. Add an ORCID, or an affiliation, to do better.";
@@ -165,7 +166,7 @@ export function getSettings(group: (typeof SETTINGS_GROUP_NAMES)[number]) {
 function embeddingSettings(ctx: Ctx, values: Record<string, unknown>): JsonObject {
   const b = ctx.backend;
   const ready = b.embeddingState === "ready";
-  const model = ready ? "testkit-hashed-words-64" : null;
+  const model = ready ? EMBEDDING_MODEL : null;
   const embedded = ready ? (b.embeddedOnly?.size ?? b.store.embedded.size) : 0;
   const extension =
     b.embeddingState === "extension_unavailable"
