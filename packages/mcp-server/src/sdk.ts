@@ -106,7 +106,9 @@ const MAX_LINE = 10 * 1024 * 1024;
  */
 export function jsonRpcLineGate(answer: (frame: string) => void): Transform {
   const decoder = new StringDecoder("utf8");
-  let pending = "";
+  // The line so far, as pieces (joined once a newline arrives: no quadratic re-scan of a long line).
+  let parts: string[] = [];
+  let pendingLength = 0;
   let discarding = false;
   const check = (line: string): string | null => {
     if (line.trim() === "") return null;
@@ -128,23 +130,33 @@ export function jsonRpcLineGate(answer: (frame: string) => void): Transform {
   };
   return new Transform({
     transform(chunk: Buffer | string, _encoding, callback) {
-      pending += typeof chunk === "string" ? chunk : decoder.write(chunk);
+      const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
       let out = "";
-      let nl = pending.indexOf("\n");
+      let start = 0;
+      let nl = text.indexOf("\n");
       while (nl >= 0) {
-        if (discarding || nl > MAX_LINE) {
-          discarding = false;
+        const piece = text.slice(start, nl);
+        if (discarding || pendingLength + piece.length > MAX_LINE) {
           answer(errorFrame(null, -32600, "Invalid Request: a line longer than 10 MiB was dropped"));
         } else {
-          const passed = check(pending.slice(0, nl).replace(/\r$/, ""));
+          const passed = check((parts.join("") + piece).replace(/\r$/, ""));
           if (passed !== null) out += `${passed}\n`;
         }
-        pending = pending.slice(nl + 1);
-        nl = pending.indexOf("\n");
+        parts = [];
+        pendingLength = 0;
+        discarding = false;
+        start = nl + 1;
+        nl = text.indexOf("\n", start);
       }
-      if (pending.length > MAX_LINE) {
-        discarding = true;
-        pending = "";
+      const rest = text.slice(start);
+      if (!discarding && rest.length > 0) {
+        parts.push(rest);
+        pendingLength += rest.length;
+        if (pendingLength > MAX_LINE) {
+          discarding = true;
+          parts = [];
+          pendingLength = 0;
+        }
       }
       callback(null, out.length > 0 ? out : undefined);
     },
