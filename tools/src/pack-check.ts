@@ -200,6 +200,29 @@ function toolNames(stdout: string): string[] {
   }
 }
 
+/** `npx resmon-mcp doctor` from the installed tarball: 0 against the testkit, 1 with nothing named. */
+async function doctor(app: string, home: string, kit: Testkit): Promise<void> {
+  const found = await exec("npx", ["resmon-mcp", "doctor"], {
+    cwd: app,
+    env: cleanEnv({ HOME: home, ...kitEnv(kit) }),
+  });
+  const nothing = await exec("npx", ["resmon-mcp", "doctor"], {
+    cwd: app,
+    env: cleanEnv({ HOME: join(home, "nobody") }),
+  });
+  const ok =
+    found.code === 0 &&
+    found.stdout.includes(kit.runtimeId) &&
+    nothing.code === 1 &&
+    nothing.stdout.includes("Refused (nothing_named)") &&
+    !`${found.stdout}${found.stderr}${nothing.stdout}${nothing.stderr}`.includes(kit.token);
+  record(
+    "npx resmon-mcp doctor",
+    ok,
+    `exit ${found.code} against the testkit, exit ${nothing.code} with nothing named`,
+  );
+}
+
 /** Placeholders replaced by the running testkit's; every other value kept as written. */
 export function fillIn(launch: Launch, kit: Testkit): Record<string, string> {
   const env: Record<string, string> = {};
@@ -337,6 +360,7 @@ export async function main(): Promise<number> {
     if (serverTgz && (await installServer(app, serverTgz))) {
       kit = await startTestkit({ stateDir, seed: "small" });
       if (haveCheckers) await inspector(checkers, app, kit);
+      await doctor(app, home, kit);
       const codexTimeout = await snippets(app, home, kit);
       await coldStarts(work, serverTgz, app, kit, codexTimeout);
     }
