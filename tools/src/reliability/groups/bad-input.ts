@@ -75,6 +75,13 @@ export async function badInput({ tally, opts }: GroupRun): Promise<void> {
     }
   }
   tally.record(GROUP, proc.alive ? null : "server process not alive after the generated calls");
+  const found = proc.findings[0];
+  tally.record(
+    GROUP,
+    found === undefined
+      ? null
+      : `${proc.findings.length} problem(s) in the bytes written, first on ${found.stream}: ${found.what} ${found.excerpt}`,
+  );
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   tally.note(
     GROUP,

@@ -7,7 +7,7 @@ const GROUP = "broken protocol";
 
 /** The server is still serving: a ping with a fresh id is answered. */
 async function stillServing(s: RawSession, id: string): Promise<string | null> {
-  const pong = await s.request(id, "ping", undefined, 5000);
+  const pong = await s.request(id, "ping", undefined, 15_000);
   if (!s.proc.alive) return `process exited (${JSON.stringify(s.proc.exit)})`;
   return pong && "result" in pong ? null : "no answer to a ping afterwards";
 }
@@ -230,16 +230,23 @@ export async function brokenProtocol(run: GroupRun): Promise<void> {
         method: "tools/call",
         params: { name: "search_corpus", arguments: { query: "y".repeat(16_000_000) } },
       });
-      const answer = await s.waitFor(null, 3000);
+      // Bounded, but generous: reading 16 MB through a pipe on a loaded 2-core machine takes seconds.
+      const answer = await s.waitFor(null, 20_000);
       if (answer) run.tally.note(GROUP, `16 MB line: answered ${JSON.stringify(answer.error)}`);
     },
     2000,
   );
-  await endingCase(run, "16 MB of garbage with no newline, then stdin closed", env, async (s) => {
-    await s.initialize();
-    s.proc.write("z".repeat(16_000_000));
-    s.proc.child.stdin.end();
-  });
+  await endingCase(
+    run,
+    "16 MB of garbage with no newline, then stdin closed",
+    env,
+    async (s) => {
+      await s.initialize();
+      s.proc.write("z".repeat(16_000_000));
+      s.proc.child.stdin.end();
+    },
+    20_000,
+  );
   await endingCase(run, "stdin closed before initialize", env, async (s) => {
     s.proc.child.stdin.end();
   });

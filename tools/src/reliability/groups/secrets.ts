@@ -148,12 +148,17 @@ export async function secrets({ tally, opts }: GroupRun): Promise<void> {
     tally.record(GROUP, problem === null ? null : `withheld ${key}: ${problem}`);
   }
 
+  const poisonedOutcomes = new Map<string, number>();
   for (const p of POISONED) {
     const body = poison(await realBody(kit, p.path));
     kit.setFault(p.route, { kind: "status", status: 200, body }, p.method ? { method: p.method } : {});
     const got = await callTool(client, p.tool, p.args, 10_000);
     kit.clearFaults();
     const leaked = CANARIES.foundIn(textOf(got));
+    poisonedOutcomes.set(
+      describe(got).split(":")[0] ?? "",
+      (poisonedOutcomes.get(describe(got).split(":")[0] ?? "") ?? 0) + 1,
+    );
     let problem: string | null = null;
     if (got.kind === "bad") problem = describe(got);
     else if (leaked.length > 0) problem = `answer carries ${leaked.join(", ")}`;
@@ -179,7 +184,7 @@ export async function secrets({ tally, opts }: GroupRun): Promise<void> {
   tally.note(
     GROUP,
     `${n} generated credential-shaped settings sets and ${Object.keys(SETTINGS_KEYS_WITHHELD).length} withheld keys refused before any request; ` +
-      `${POISONED.length} backend answers poisoned with credential fields; ${ALL_PROCESSES.length} server processes, ` +
+      `${POISONED.length} backend answers poisoned with credential fields (answered: ${[...poisonedOutcomes].map(([k, v]) => `${k} ${v}`).join(", ")}); ${ALL_PROCESSES.length} server processes, ` +
       `${(bytes / 1e6).toFixed(1)} MB written in all, checked for ${CANARIES.size} canaries (every stand-in token of the run plus planted values and an alias), stack frames and non-frame stdout`,
   );
 }
