@@ -85,7 +85,7 @@ async function tour(client: Client): Promise<void> {
   const health = await call(client, "health");
   const identity = obj(health.identity);
   out(
-    `  resmon ${health.version}, schema ${health.schema_version}, scheduler ${obj(health.scheduler).running ? "running" : "stopped"}`,
+    `  resmon ${health.version}, schema ${health.schema_version}, scheduler ${health.scheduler === undefined ? "not reported" : obj(health.scheduler).running ? "running" : "stopped"}`,
   );
   out(`  runtime_id ${identity.runtime_id} (pass it as expected_runtime_id to bind a read to this app)`);
 

@@ -254,6 +254,8 @@ export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
       ok: false,
       refusal: {
         ...located,
+        // No request went out without a token, so no URL was tried; the port and token path name the instance.
+        tried: [],
         kind: "no_token_file",
         message:
           `resmon's port ${port} was named by ${namedBy}, but ${token.why} for it at ${tokenFile}. ` +

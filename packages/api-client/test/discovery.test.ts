@@ -223,7 +223,7 @@ describe("the named instance", () => {
     const stateDir = join(root, "state");
     const refusal = refusalOf(await run({ RESMON_PORT: String(live.port), RESMON_STATE_DIR: stateDir }));
     const tokenFile = join(stateDir, `api-token-${live.port}`);
-    expect(refusal).toMatchObject({ kind: "no_token_file", port: live.port, tokenFile, stateDir });
+    expect(refusal).toMatchObject({ kind: "no_token_file", port: live.port, tokenFile, stateDir, tried: [] });
     expect(refusal.message).toContain(tokenFile);
     expect(refusal.message).not.toMatch(/not running/);
     expect(live.received).toHaveLength(0);

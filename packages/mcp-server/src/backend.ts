@@ -44,8 +44,9 @@ export function refusalToError(refusal: DiscoveryRefusal): ToolError {
   // The client words each refusal as the spec does: "not running" only for a named port that did
   // not answer, the nothing-named sentence with the port-file path, and otherwise what was found.
   const noPortNamed = refusal.kind === "nothing_named";
-  if (refusal.kind === "not_answering") {
-    // The spec's exact sentence; the client's fuller account of what was tried goes in detail.
+  if (refusal.kind === "not_answering" && refusal.message.startsWith(NOT_RUNNING_MESSAGE)) {
+    // Nothing accepted a connection: the spec's exact sentence, the client's fuller account in detail.
+    // Anything else that did not answer (a reset, a listener that hung) is said as it happened.
     return backendUnavailable(NOT_RUNNING_MESSAGE, refusal.tried, false, {
       ...detail,
       explanation: refusal.message,
@@ -251,7 +252,8 @@ function mapHttpError(
     });
   }
   if (status === 429) {
-    const withRetry = error.retryAfter !== undefined ? { ...base, retry_after: error.retryAfter } : base;
+    const named = { ...base, ...conflictHeaders(error) };
+    const withRetry = error.retryAfter !== undefined ? { ...named, retry_after: error.retryAfter } : named;
     return new ToolError(
       "conflict",
       detail.message ?? "resmon is already running as many runs as it allows. Try again shortly.",

@@ -144,10 +144,14 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
       log(
         `${name}: answer did not match its output schema: ${checked.error.issues[0]?.message ?? "?"} at ${checked.error.issues[0]?.path.join(".") ?? ""}`,
       );
+      // Handlers pass resmon's fields on, so a missing or ill-typed field is nearly always resmon's
+      // answer lacking what this tool promises: upstream_error, naming the field, never a half answer.
+      const issue = checked.error.issues[0];
+      const field = issue?.path.join(".") ?? "";
       throw new ToolError(
-        "internal_error",
-        "This server built an answer that does not match its documented shape, so it was not sent.",
-        {},
+        "upstream_error",
+        `resmon's answer did not carry what ${name} promises${field ? ` (${field}: ${issue?.message ?? "invalid"})` : ""}, so it was not passed on.`,
+        field ? { field } : {},
       );
     }
     return answer;

@@ -203,10 +203,28 @@ describe("HTTP outcomes map onto the spec's codes", () => {
     expect(fake.discoveries()).toBe(before);
   });
 
-  it("an answer that breaks its documented shape is internal_error, never the SDK's validation error", async () => {
+  it("an answer lacking what the tool promises is upstream_error naming the field, never the SDK's validation error", async () => {
     reply = () => ({ status: 200, body: { status: "ok" } }); // health without a version
     const { body } = await call("health", {});
-    expect(body).toEqual({ error: "internal_error", message: expect.any(String), detail: {} });
+    expect(body).toEqual({ error: "upstream_error", message: expect.any(String), detail: { field: "version" } });
+    expect(String(body.message)).toContain("version");
+  });
+
+  it.each([
+    ["list_routines", {}, { unexpected: true }],
+    ["list_executions", {}, "nope"],
+    ["list_sources", {}, { sources: [] }],
+    ["list_watch_profiles", {}, { profiles: "x" }],
+    ["search_corpus", { query: "x" }, { next_cursor: null }],
+    ["find_similar", { doc_id: 1 }, { document_id: 1 }],
+    ["get_profile_matches", { profile_id: 1 }, { total: 3 }],
+    ["get_watchdog_findings", {}, []],
+    ["get_analytics", { view: "overview" }, "text"],
+  ])("%s: a reply without its list is upstream_error, never an empty answer", async (name, args, replyBody) => {
+    reply = () => ({ status: 200, body: replyBody });
+    const { error, body } = await call(name, args);
+    expect(error).toBe(true);
+    expect(body.error).toBe("upstream_error");
   });
 });
 

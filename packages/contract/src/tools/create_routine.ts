@@ -39,8 +39,10 @@ export const create_routine = writeTool({
     routine: z.looseObject({
       id: z.int(),
       name: z.string(),
-      is_active: z.union([z.boolean(), z.int()]),
+      // Absent only when the read-back failed (read_back: false): then nothing is claimed about it.
+      is_active: z.union([z.boolean(), z.int()]).optional(),
     }),
+    read_back: z.boolean(),
     entity_warning: z.string().optional(),
     detail: z.looseObject({}).optional(),
   }),

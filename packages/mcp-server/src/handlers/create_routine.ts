@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { ToolError } from "../errors.js";
 import { routineRecord } from "../shape/routine.js";
 import { asRecord } from "../shape/values.js";
 
@@ -37,17 +38,34 @@ export const create_routine: Handler<"create_routine"> = async (args, { backend 
   }
   const created = asRecord(await backend.call((c) => c.POST("/api/routines", { body })));
   const id = typeof created.id === "number" ? created.id : undefined;
-  const row =
-    id === undefined
-      ? created
-      : await backend.call((c) =>
-          c.GET("/api/routines/{routine_id}", { params: { path: { routine_id: id } } }),
-        );
-  const answer: Record<string, unknown> = { routine: routineRecord(row), detail: { note: CREATED_INACTIVE } };
-  const warning = created.entity_warning;
-  if (typeof warning === "string" && warning) {
-    answer.entity_warning = warning;
-    answer.detail = { note: CREATED_INACTIVE, entity_warning: warning };
+  const warning =
+    typeof created.entity_warning === "string" && created.entity_warning ? created.entity_warning : undefined;
+  const withWarning = (answer: Record<string, unknown>, note: string): Record<string, unknown> =>
+    warning === undefined
+      ? { ...answer, detail: { note } }
+      : { ...answer, entity_warning: warning, detail: { note, entity_warning: warning } };
+  if (id === undefined) {
+    throw new ToolError(
+      "upstream_error",
+      "resmon accepted the routine but did not say its id, so it cannot be read back; look for it with list_routines before creating it again.",
+      warning === undefined ? {} : { entity_warning: warning },
+    );
   }
-  return answer;
+  try {
+    const row = await backend.call((c) =>
+      c.GET("/api/routines/{routine_id}", { params: { path: { routine_id: id } } }),
+    );
+    return withWarning({ routine: routineRecord(row), read_back: true }, CREATED_INACTIVE);
+  } catch (err) {
+    // The routine exists; failing the call now would invite a duplicate. Say what is known, no more.
+    const why = err instanceof ToolError ? err.message : "the read-back failed";
+    return withWarning(
+      {
+        routine: { id, name: typeof created.name === "string" ? created.name : body.name },
+        read_back: false,
+        read_back_error: why,
+      },
+      `Created as routine ${id} (sent inactive), but reading it back failed, so its stored record is not shown: ${why} get_routine ${id} shows it.`,
+    );
+  }
 };

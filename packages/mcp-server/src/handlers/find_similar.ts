@@ -1,20 +1,21 @@
 import type { Handler } from "../context.js";
 import { rankedPaper } from "../shape/paper.js";
-import { asArray, asRecord } from "../shape/values.js";
+import { requireArray, requireRecord } from "../shape/values.js";
 
 const NO_REASON =
   "resmon returned no neighbours and gave no reason, so this answer cannot say whether nothing is similar or the comparison could not run.";
 
 export const find_similar: Handler<"find_similar"> = async (args, { backend }) => {
   const docId = args.doc_id;
-  const data = asRecord(
+  const data = requireRecord(
     await backend.call((c) =>
       c.GET("/api/documents/{document_id}/similar", {
         params: { path: { document_id: docId }, query: { k: args.limit } },
       }),
     ),
+    "a neighbours reply",
   );
-  const papers = asArray(data.neighbours).map(rankedPaper);
+  const papers = requireArray(data.neighbours, "the neighbours").map(rankedPaper);
   const answer: Record<string, unknown> = {
     doc_id: docId,
     model: data.model ?? null,

@@ -1,6 +1,6 @@
 import { ANALYTICS_VIEW_PATHS } from "@resmon/mcp-contract";
 import type { Handler } from "../context.js";
-import { asRecord } from "../shape/values.js";
+import { requireRecord } from "../shape/values.js";
 
 /**
  * The tool's view names are its vocabulary; three differ from the routes that serve them. resmon's
@@ -32,7 +32,7 @@ export const get_analytics: Handler<"get_analytics"> = async (args, { backend })
   const answer: Record<string, unknown> = {
     view,
     route: `GET ${route}`,
-    data: Array.isArray(data) ? { rows: data } : asRecord(data),
+    data: Array.isArray(data) ? { rows: data } : requireRecord(data, "an analytics summary"),
   };
   if (view === "volume") {
     answer.window_months = window ?? null;

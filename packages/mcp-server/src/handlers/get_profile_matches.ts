@@ -1,19 +1,20 @@
 import type { Handler } from "../context.js";
 import { matchRow, WHAT_A_BASIS_MEANS } from "../shape/profile.js";
-import { asArray, asRecord, numOrNull } from "../shape/values.js";
+import { asRecord, numOrNull, requireArray, requireRecord } from "../shape/values.js";
 
 export const get_profile_matches: Handler<"get_profile_matches"> = async (args, { backend }) => {
   const id = args.profile_id;
   const limit = args.limit;
   const offset = args.offset;
-  const body = asRecord(
+  const body = requireRecord(
     await backend.call((c) =>
       c.GET("/api/profiles/{profile_id}/matches", {
         params: { path: { profile_id: id }, query: { limit, offset } },
       }),
     ),
+    "a matches reply",
   );
-  const matches = asArray(body.matches).map(matchRow);
+  const matches = requireArray(body.matches, "the matches").map(matchRow);
   const total = numOrNull(body.total);
   const end = offset + matches.length;
   const hasMore = total !== null ? end < total : matches.length === limit;
@@ -21,7 +22,8 @@ export const get_profile_matches: Handler<"get_profile_matches"> = async (args, 
     profile_id: id,
     matches,
     count: matches.length,
-    total,
+    // A total resmon did not report is left off, not invented.
+    ...(total !== null ? { total } : {}),
     offset,
     limit,
     has_more: hasMore,

@@ -27,6 +27,7 @@ export const get_routine: Handler<"get_routine"> = async (args, { backend }) => 
   if (coverage.ok) answer.coverage = coverageAudit(coverage.value);
   else answer.coverage_unavailable = coverage.why;
   // Absent, not zeroed, when the deliveries route cannot answer.
-  if (deliveries.ok) answer.delivery = deliverySummary(deliveries.value);
+  const delivery = deliveries.ok ? deliverySummary(deliveries.value) : null;
+  if (delivery !== null) answer.delivery = delivery;
   return answer;
 };

@@ -9,13 +9,18 @@ export function healthAnswer(body: unknown): Record<string, unknown> {
     status: b.status ?? null,
     version: b.version ?? null,
     schema_version: numOrNull(asRecord(b.identity).schema_version) ?? numOrNull(b.schema_version),
-    scheduler: b.scheduler ?? null,
-    daemon: b.daemon ?? null,
     ...reportedIdentity(b),
   };
+  // Passed on only when resmon reported them: a scheduler state it did not send is not null, it is unknown.
+  const notReported: string[] = [];
+  for (const key of ["scheduler", "daemon"]) {
+    if (key in b) answer[key] = b[key];
+    else notReported.push(key);
+  }
   for (const key of ["pid", "started_at", "embeddings"]) {
     if (key in b) answer[key] = b[key];
   }
+  if (notReported.length > 0) answer.not_reported = notReported;
   return answer;
 }
 

@@ -1,5 +1,5 @@
 import type { Handler } from "../context.js";
-import { asArray, asRecord } from "../shape/values.js";
+import { asRecord, requireArray } from "../shape/values.js";
 
 /** resmon's own page cap for GET /api/executions. */
 const BACKEND_PAGE = 500;
@@ -27,10 +27,11 @@ export const list_executions: Handler<"list_executions"> = async (args, { backen
   const routineId = args.routine_id;
   const status = args.status;
   const fetchPage = async (pageOffset: number, pageLimit: number) =>
-    asArray(
+    requireArray(
       await backend.call((c) =>
         c.GET("/api/executions", { params: { query: { limit: pageLimit, offset: pageOffset } } }),
       ),
+      "the executions",
     );
 
   if (routineId === undefined && status === undefined) {
@@ -68,7 +69,8 @@ export const list_executions: Handler<"list_executions"> = async (args, { backen
     }
   }
   const page = matches.slice(offset, offset + limit).map(projection);
-  const hasMore = matches.length > offset + limit || !exhausted;
+  // An empty page at the scan cap must not point back at itself: the note says why it stopped.
+  const hasMore = (matches.length > offset + limit || !exhausted) && page.length > 0;
   const answer: Record<string, unknown> = {
     executions: page,
     count: page.length,

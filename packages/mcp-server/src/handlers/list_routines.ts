@@ -1,9 +1,11 @@
 import type { Handler } from "../context.js";
 import { routineRow } from "../shape/routine.js";
-import { asArray } from "../shape/values.js";
+import { requireArray } from "../shape/values.js";
 
 export const list_routines: Handler<"list_routines"> = async (args, { backend }) => {
-  const rows = asArray(await backend.call((c) => c.GET("/api/routines"))).map(routineRow);
+  const rows = requireArray(await backend.call((c) => c.GET("/api/routines")), "the routines").map(
+    routineRow,
+  );
   const routines = args.active_only === true ? rows.filter((r) => r.active === true) : rows;
   return { routines, count: routines.length };
 };

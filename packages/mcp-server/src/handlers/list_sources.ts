@@ -1,6 +1,6 @@
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
-import { asArray, asRecord, strOrNull } from "../shape/values.js";
+import { asRecord, requireArray, strOrNull } from "../shape/values.js";
 
 type Presence = "present" | "absent" | "unreadable";
 
@@ -12,7 +12,10 @@ function presence(credentials: Record<string, unknown> | null, alias: string | n
 }
 
 export const list_sources: Handler<"list_sources"> = async (_args, { backend }) => {
-  const catalog = asArray(await backend.call((c) => c.GET("/api/repositories/catalog")));
+  const catalog = requireArray(
+    await backend.call((c) => c.GET("/api/repositories/catalog")),
+    "the source catalog",
+  );
   let credentials: Record<string, unknown> | null = null;
   let note: string | undefined;
   try {

@@ -2,7 +2,7 @@ import type { Handler } from "../context.js";
 import { asRecord } from "../shape/values.js";
 
 export const RUN_STARTED =
-  "The sweep is running. Poll get_execution with this execution_id; it ends completed, failed, cancelled or interrupted (resmon went away before it finished, which is not a failed search).";
+  "resmon admitted the run. Poll get_execution with this execution_id; it may end completed, failed, cancelled or interrupted (resmon went away before it finished, which is not a failed search).";
 
 export const run_sweep: Handler<"run_sweep"> = async (args, { backend }) => {
   const body: {

@@ -1,6 +1,6 @@
 import type { Handler } from "../context.js";
 import { paper, rankedPaper } from "../shape/paper.js";
-import { asArray, asRecord } from "../shape/values.js";
+import { requireArray, requireRecord } from "../shape/values.js";
 
 const DECLINED_FALLBACK = "resmon did not rank these results by meaning; they are newest first.";
 
@@ -17,8 +17,11 @@ export const search_corpus: Handler<"search_corpus"> = async (args, { backend })
     ...(date_to !== undefined ? { date_to } : {}),
   };
 
-  const data = asRecord(await backend.call((c) => c.POST("/api/explorer/search", { body })));
-  const rows = asArray(data.results);
+  const data = requireRecord(
+    await backend.call((c) => c.POST("/api/explorer/search", { body })),
+    "a search reply",
+  );
+  const rows = requireArray(data.results, "the search results");
   const served = data.sort === "similarity" ? "semantic" : "keyword";
   const answer: Record<string, unknown> = {
     mode: served,

@@ -57,6 +57,9 @@ const CHANNELS = ["email", "folder", "webhook", "feed"] as const;
 const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi;
 const EMAIL_PATTERN = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const PATH_PATTERN = /(?:[A-Za-z]:\\|\/)(?:[^\s"'<>]+[/\\])+[^\s"'<>]*/g;
+const UNC_PATTERN = /\\\\[^\s"'<>]+/g;
+const HOME_PATTERN = /~[/\\][^\s"'<>]*/g;
+const HOST_PORT_PATTERN = /\b[a-z0-9-]+(?:\.[a-z0-9-]+)+:\d{1,5}\b/gi;
 
 /** last_error is prose from a failure: strip any destination that could ride along, as resmon's adapters do. */
 function withoutDestinations(text: string | null, snapshots: string[]): string | null {
@@ -68,14 +71,22 @@ function withoutDestinations(text: string | null, snapshots: string[]): string |
   return out
     .replace(URL_PATTERN, "<target>")
     .replace(EMAIL_PATTERN, "<address>")
-    .replace(PATH_PATTERN, "<target>");
+    .replace(UNC_PATTERN, "<target>")
+    .replace(HOME_PATTERN, "<target>")
+    .replace(PATH_PATTERN, "<target>")
+    .replace(HOST_PORT_PATTERN, "<target>");
 }
 
-/** Where a routine's report goes, as counts, and whether the last one arrived: no address, directory or URL. */
-export function deliverySummary(body: unknown): Record<string, unknown> {
+/**
+ * Where a routine's report goes, as counts, and whether the last one arrived: no address, directory
+ * or URL. null when resmon sent no target counts: the key is then left off, never reported as zero.
+ */
+export function deliverySummary(body: unknown): Record<string, unknown> | null {
   const b = asRecord(body);
   const summary = asRecord(b.summary);
-  const targets = asRecord(summary.targets ?? summary.targets_by_channel);
+  const reported = summary.targets ?? summary.targets_by_channel;
+  if (!isRecord(reported)) return null;
+  const targets = reported;
   const byChannel: Record<string, number> = {};
   for (const channel of CHANNELS) byChannel[channel] = numOrNull(targets[channel]) ?? 0;
   const enabled =
