@@ -1,10 +1,30 @@
 #!/usr/bin/env node
-import { runDoctor } from "./doctor.js";
+import type { Readable } from "node:stream";
+import { startFront } from "./front.js";
+import { isReadOnly } from "./host-info.js";
 import { log } from "./log.js";
 import { scrub } from "./scrub.js";
-import { createStdioTransport } from "./sdk.js";
-import { createServer } from "./server.js";
 import { PACKAGE_VERSION } from "./version.js";
+
+/**
+ * Only the start-up front is imported statically: the SDK, zod, the contract's schemas and the HTTP
+ * client (everything behind server.js, sdk.js and doctor.js) load when first needed, so a harness
+ * gets initialize and tools/list at about the cost of starting node (see the README's Performance).
+ */
+async function loadFull(input: Readable, filter: (frame: string) => string): Promise<() => Promise<void>> {
+  try {
+    const [{ createServer }, { createStdioTransport }] = await Promise.all([
+      import("./server.js"),
+      import("./sdk.js"),
+    ]);
+    const { server } = createServer();
+    await server.connect(createStdioTransport((frame) => scrub(filter(frame)), input));
+    return () => server.close();
+  } catch (err) {
+    log(`could not start: ${err instanceof Error ? err.name : "error"}`);
+    throw err;
+  }
+}
 
 /** The bin: stdout carries only JSON-RPC frames; everything else goes to stderr. */
 async function main(): Promise<void> {
@@ -14,8 +34,9 @@ async function main(): Promise<void> {
     return;
   }
   if (argv[0] === "doctor") {
-    // A static import: doctor shares every dependency with the server, and a dynamic import makes
-    // the bundler wrap the shared modules (zod among them) in lazy initialisers that break its order.
+    // Dynamic, like the server: nothing the front imports reaches zod, so the bundler's lazy
+    // initialisers hold whole dependency trees and keep their order (tested through the bundled bin).
+    const { runDoctor } = await import("./doctor.js");
     process.exitCode = await runDoctor();
     return;
   }
@@ -28,14 +49,18 @@ async function main(): Promise<void> {
     );
     return;
   }
-  const { server } = createServer();
+  const front = startFront({
+    readOnly: isReadOnly(process.env),
+    input: process.stdin,
+    write: (frame) => process.stdout.write(scrub(frame)),
+    loadFull,
+    onEnd: () => process.exit(),
+  });
   const shutdown = () => {
-    server.close().finally(() => process.exit(0));
+    front.close().finally(() => process.exit(0));
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
-  process.stdin.on("end", shutdown);
-  await server.connect(createStdioTransport(scrub));
   log("ready on stdio");
 }
 

@@ -4,7 +4,7 @@
  * tools/list advertises (resmon's top-level requires_confirmation included) and what a call answers.
  */
 
-import { Transform, Writable } from "node:stream";
+import { type Readable, Transform, Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -77,9 +77,12 @@ export function createMcpServer(host: ToolHost): McpServerHandle {
 
 /**
  * A stdio transport whose stdout passes every frame through `filter` (token scrubbing) before
- * it reaches the real stdout.
+ * it reaches the real stdout. It reads `input` (stdin, or the start-up front's hand-over stream).
  */
-export function createStdioTransport(filter: (text: string) => string): Transport {
+export function createStdioTransport(
+  filter: (text: string) => string,
+  input: Readable = process.stdin,
+): Transport {
   const out = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
       const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
@@ -87,7 +90,7 @@ export function createStdioTransport(filter: (text: string) => string): Transpor
     },
   });
   const gate = jsonRpcLineGate((frame) => out.write(frame));
-  process.stdin.pipe(gate);
+  input.pipe(gate);
   return new StdioServerTransport(gate, out);
 }
 

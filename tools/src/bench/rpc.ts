@@ -25,6 +25,8 @@ export class StdioRpc {
   private buffer = "";
   private readonly pending = new Map<number, (reply: RpcReply) => void>();
   private exited = false;
+  /** Frames received, answers and anything else. */
+  frames = 0;
 
   constructor(command: string, args: readonly string[], env: Record<string, string>) {
     this.child = spawn(command, args, { stdio: ["pipe", "pipe", "ignore"], env });
@@ -49,6 +51,7 @@ export class StdioRpc {
       this.buffer = this.buffer.slice(newline + 1);
       newline = this.buffer.indexOf("\n");
       if (!line.trim()) continue;
+      this.frames += 1;
       const message = JSON.parse(line) as Json;
       const id = message.id;
       if (typeof id !== "number") continue;
