@@ -120,7 +120,8 @@ export class Backend {
     if (
       result.error.kind === "transport" ||
       result.error.kind === "timeout" ||
-      isTokenRefusal(result.error)
+      isTokenRefusal(result.error) ||
+      isForeignNotFound(result.error)
     ) {
       await this.forget();
     }
@@ -138,6 +139,14 @@ async function rememberToken(stateDir: string, port: number): Promise<void> {
 
 function isTokenRefusal(error: ApiError): boolean {
   return error.kind === "http" && error.status === 401;
+}
+
+/**
+ * A 404 without resmon's JSON `detail` body: FastAPI always sends one, so whatever answered is not
+ * resmon (another program took its port after this server found it).
+ */
+function isForeignNotFound(error: ApiError): boolean {
+  return error.kind === "http" && error.status === 404 && error.detail === undefined;
 }
 
 interface BackendDetail {
@@ -221,6 +230,14 @@ function mapHttpError(
       [baseUrl],
       false,
       { status, reason: error.reason ?? "token_invalid" },
+    );
+  }
+  if (isForeignNotFound(error)) {
+    return backendUnavailable(
+      `Something answered at ${baseUrl} with HTTP 404 and without resmon's error body, so it may not be resmon (another program may hold its port). The next call will look for resmon afresh.`,
+      [baseUrl],
+      false,
+      { status, reason: "not_resmon" },
     );
   }
   if (status === 404) return new ToolError("not_found", detail.message ?? "resmon has no such item.", base);

@@ -43,8 +43,13 @@ async function freshKit(env: Env): Promise<void> {
   env.kit = await kitFor({ stateDir: env.dir, port: env.port });
 }
 
-async function foreignServer(port: number): Promise<Server> {
+async function foreignServer(port: number, kind: "json" | "html404" = "json"): Promise<Server> {
   const server = createServer((_req, res) => {
+    if (kind === "html404") {
+      res.writeHead(404, { "content-type": "text/html" });
+      res.end("<html><body>Not here</body></html>");
+      return;
+    }
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ hello: "not resmon", items: [] }));
   });
@@ -193,9 +198,10 @@ export async function backendFaults({ tally, opts }: GroupRun): Promise<void> {
 
   tally.record(GROUP, await identityAfterRestart(env));
   tally.record(GROUP, await foreignOnNamedPort(env));
+  tally.record(GROUP, await foreignTakesPortMidSession(env));
   tally.note(
     GROUP,
-    `${FAULTS.length} faults × ${spread.length} tools + 2, one MCP server process throughout (RESMON_MCP_TIMEOUT_MS=${TIMEOUT_MS}); slowest faulted answer ${Math.round(worst)} ms`,
+    `${FAULTS.length} faults × ${spread.length} tools + 3, one MCP server process throughout (RESMON_MCP_TIMEOUT_MS=${TIMEOUT_MS}); slowest faulted answer ${Math.round(worst)} ms`,
   );
   await client.close();
   await env.kit.stop();
@@ -242,6 +248,34 @@ async function foreignOnNamedPort(env: Env): Promise<string | null> {
   }
   await freshKit(env);
   const next = await callTool(env.client, "health", {}, 10_000);
+  if (next.kind !== "success") problems.push(`after recovery: ${describe(next)}`);
+  return problems.length === 0 ? null : `${name}: ${problems.join("; ")}`;
+}
+
+/**
+ * Another program takes the port while the server holds a connection to resmon and answers bare
+ * 404s: the first call may not say not_found as if resmon had no such item; it is
+ * backend_unavailable, and the server looks afresh (finding not_resmon) until resmon is back.
+ */
+async function foreignTakesPortMidSession(env: Env): Promise<string | null> {
+  const name = "non-resmon server takes the named port mid-session";
+  const warm = await callTool(env.client, "list_routines", {}, 10_000);
+  if (warm.kind !== "success") return `${name}: warm-up failed: ${describe(warm)}`;
+  await env.kit.crash();
+  const foreign = await foreignServer(env.port, "html404");
+  const problems: string[] = [];
+  try {
+    for (const [tool, args] of SPREAD.slice(0, 4)) {
+      const got = await callTool(env.client, tool, args, 10_000);
+      if (got.kind !== "error" || got.code !== "backend_unavailable") {
+        problems.push(`${tool}: expected backend_unavailable, got ${describe(got)}`);
+      }
+    }
+  } finally {
+    await new Promise<void>((resolve) => foreign.close(() => resolve()));
+  }
+  await freshKit(env);
+  const next = await callTool(env.client, "list_routines", {}, 10_000);
   if (next.kind !== "success") problems.push(`after recovery: ${describe(next)}`);
   return problems.length === 0 ? null : `${name}: ${problems.join("; ")}`;
 }
