@@ -70,6 +70,8 @@ function shown(name: string, value: string | undefined): string {
   // A port or a switch is short; a long value in RESMON_PORT could be anything, so it is not echoed.
   if ((name === "RESMON_PORT" || name.startsWith("RESMON_MCP_")) && value.trim().length > 12)
     return "(set to a long value, not shown)";
+  if (name === "RESMON_MCP_READ_ONLY")
+    return value === "1" ? "1 (reads only: writes refused)" : `${value} (not exactly 1: writes stay on)`;
   return value;
 }
 

@@ -80,6 +80,15 @@ describe("resmon-mcp doctor", () => {
     expect(text).not.toContain("y".repeat(13));
   });
 
+  it("says whether the read-only switch is on", async () => {
+    expect((await doctor({ ...named(), RESMON_MCP_READ_ONLY: "1" })).text).toMatch(
+      /RESMON_MCP_READ_ONLY\s+1 \(reads only: writes refused\)/,
+    );
+    expect((await doctor({ ...named(), RESMON_MCP_READ_ONLY: "true" })).text).toMatch(
+      /RESMON_MCP_READ_ONLY\s+true \(not exactly 1: writes stay on\)/,
+    );
+  });
+
   it("no token file in the state dir named", async () => {
     const { code, text } = await doctor({
       RESMON_PORT: String(kit.port),
