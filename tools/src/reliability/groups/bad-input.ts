@@ -1,4 +1,5 @@
-import { TOOL_NAMES, type ToolName } from "@resmon/mcp-contract";
+import { TOOL_NAMES, type ToolName, WRITE_TOOLS } from "@resmon/mcp-contract";
+import type { Testkit } from "@resmon/testkit";
 import fc from "fast-check";
 import { argsFor, KIT_RUNTIME, refusedBeforeRequest } from "../args.js";
 import { type GroupRun, kitFor, tempDir } from "../context.js";
@@ -22,7 +23,8 @@ function preview(args: unknown): string {
  * answer is the success shape or a contract envelope; a refusal the spec places before any request
  * sent none; no call hangs; the process is alive at the end.
  */
-export async function badInput({ tally, opts }: GroupRun): Promise<void> {
+export async function badInput(run: GroupRun): Promise<void> {
+  const { tally, opts } = run;
   const perTool = Math.max(4, Math.ceil((10_250 * opts.scale) / TOOL_NAMES.length));
   const dir = tempDir("bad");
   const kit = await kitFor({ stateDir: dir });
@@ -91,5 +93,36 @@ export async function badInput({ tally, opts }: GroupRun): Promise<void> {
       `server stdout ${(proc.stdoutBytes / 1e6).toFixed(1)} MB`,
   );
   await client.close();
+  await readOnlyWrites(run, kit, dir);
   await kit.stop();
+}
+
+/** RESMON_MCP_READ_ONLY=1: every write, whatever its arguments, is refused read_only before anything reaches resmon. */
+async function readOnlyWrites({ tally, opts }: GroupRun, kit: Testkit, dir: string): Promise<void> {
+  const perWrite = Math.max(4, Math.round(60 * opts.scale));
+  const { client } = await connectClient(
+    "bad-input-read-only",
+    cleanEnv({ RESMON_PORT_FILE: kit.portFile ?? "", RESMON_STATE_DIR: dir, RESMON_MCP_READ_ONLY: "1" }),
+  );
+  await client.listTools();
+  const writes = WRITE_TOOLS;
+  for (const [i, name] of writes.entries()) {
+    for (const args of fc.sample(argsFor(name), { numRuns: perWrite, seed: opts.seed + 100 + i })) {
+      const before = kit.requests.length;
+      const got = await callTool(client, name, substitute(args, kit.runtimeId), DEADLINE_MS);
+      const sent = kit.requests.length - before;
+      let problem: string | null = null;
+      if (got.kind !== "error" || got.code !== "invalid_argument" || got.body.detail === undefined) {
+        problem = `expected invalid_argument (read_only), got ${describe(got)}`;
+      } else if ((got.body.detail as Record<string, unknown>).read_only !== true)
+        problem = "detail.read_only is not true";
+      else if (sent > 0) problem = `sent ${sent} request(s) before refusing`;
+      tally.record(GROUP, problem === null ? null : `read-only ${name} ${preview(args)}: ${problem}`);
+    }
+  }
+  tally.note(
+    GROUP,
+    `read-only session: ${perWrite} generated calls to each of the ${writes.length} writes, each to be refused read_only with 0 requests sent`,
+  );
+  await client.close();
 }
