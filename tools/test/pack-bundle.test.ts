@@ -47,7 +47,7 @@ function importedSpecifiers(code: string): string[] {
   return [...found].sort();
 }
 
-describe("the shipped bin", () => {
+describe("the shipped bin", { timeout: 30_000 }, () => {
   it("declares no dependencies: what it needs is inside the one file", () => {
     expect(manifest.dependencies).toBeUndefined();
     expect(manifest.bin).toEqual({ "resmon-mcp": "./dist/resmon-mcp.js" });

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 const expected = READ_TOOLS.map((n) => `mcp__${SERVER_NAME}__${n}`);
 
-describe("docs/embedded-assistant.md", () => {
+describe("docs/embedded-assistant.md", { timeout: 60_000 }, () => {
   it("shows exactly the example files it names", async () => {
     const guide = await readFile(join(DOCS, "embedded-assistant.md"), "utf8");
     for (const file of [TS_EXAMPLE, PY_EXAMPLE]) {

@@ -38,7 +38,7 @@ beforeAll(async () => {
   }
 });
 
-describe("the server README's harness snippets", () => {
+describe("the server README's harness snippets", { timeout: 30_000 }, () => {
   it("has one for each harness the README promises", () => {
     expect(snippets.map((s) => s.name)).toEqual([
       "claude-cli",
