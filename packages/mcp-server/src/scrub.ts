@@ -22,7 +22,25 @@ export function scrub(text: string): string {
   return out.replace(BEARER, `Bearer ${PLACEHOLDER}`);
 }
 
-/** Scrub every string inside a JSON-shaped value, keys included. */
+/** The compact JSON scrubDeep produced for a value it returned (the answer's text block reuses it). */
+const jsonOfScrubbed = new WeakMap<object, string>();
+
+/**
+ * Scrub every string inside a JSON-shaped value, keys included. When nothing needed scrubbing (the
+ * usual case) the value itself is returned rather than parsed back from its JSON: a handler's
+ * answer is plain data, so it serializes to the same bytes either way, and a 100-paper page skips
+ * a parse of its ~50 KB of JSON.
+ */
 export function scrubDeep<T>(value: T): T {
-  return JSON.parse(scrub(JSON.stringify(value))) as T;
+  const text = JSON.stringify(value);
+  const clean = scrub(text);
+  const out = (clean === text ? value : JSON.parse(clean)) as T;
+  if (out !== null && typeof out === "object") jsonOfScrubbed.set(out, clean);
+  return out;
+}
+
+/** JSON.stringify(value), from scrubDeep's work when it produced this value. */
+export function jsonText(value: unknown): string {
+  const known = value !== null && typeof value === "object" ? jsonOfScrubbed.get(value) : undefined;
+  return known ?? JSON.stringify(value);
 }

@@ -17,7 +17,7 @@ import { withoutCredentialFields } from "./credential-fields.js";
 import { invalidArgument, ToolError, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
 import { log } from "./log.js";
-import { scrub, scrubDeep } from "./scrub.js";
+import { jsonText, scrub, scrubDeep } from "./scrub.js";
 import { createMcpServer, type McpServerHandle, type ToolCallOutcome, type ToolHost } from "./sdk.js";
 import { PACKAGE_VERSION } from "./version.js";
 
@@ -172,8 +172,8 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
 }
 
 export function outcomeForSdk(outcome: ToolOutcome): ToolCallOutcome {
-  if (outcome.ok) return { text: JSON.stringify(outcome.answer), structured: outcome.answer, isError: false };
-  return { text: JSON.stringify(outcome.error), isError: true };
+  if (outcome.ok) return { text: jsonText(outcome.answer), structured: outcome.answer, isError: false };
+  return { text: jsonText(outcome.error), isError: true };
 }
 
 export function instructionsText(readOnly: boolean): string {
