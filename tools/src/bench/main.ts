@@ -1,8 +1,9 @@
 /**
- * `pnpm bench [--short] [--baseline <bin>]`: cold start, per-call overhead, throughput, memory
- * and tokens of the built server, each beside its floor measured in the same run. Prints a table
- * and writes bench-results/bench.json at the repository root. `--baseline` also measures another
- * build of the bin (say, a copy of an older dist/resmon-mcp.js) in the same run, for before/after.
+ * `pnpm bench [--short] [--strict] [--compare <label>=<bin>]…`: cold start, per-call overhead, throughput,
+ * memory and tokens of the built server, each beside its floor measured in the same run. Prints a
+ * table and writes bench-results/bench.json at the repository root. `--compare` also measures
+ * another build of the bin (say, a copy of an older dist/resmon-mcp.js, beside its package.json)
+ * in the same run, for before/after tables.
  * See tools/bench/RESULTS.md for recorded runs.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -18,8 +19,15 @@ import { tokenRows } from "./token-report.js";
 
 const argv = process.argv.slice(2);
 const short = argv.includes("--short");
-const baselineIndex = argv.indexOf("--baseline");
-const baselineBin = baselineIndex >= 0 ? argv[baselineIndex + 1] : undefined;
+/** Exit 1 when a figure misses its goal (off by default: a shared machine's noise is not a bug). */
+const strict = argv.includes("--strict");
+/** `--compare <label>=<bin>`, repeatable: another build of the bin measured in the same run. */
+const compared: { label: string; bin: string }[] = argv.flatMap((arg, i) => {
+  const next = argv[i + 1];
+  if (arg !== "--compare" || !next?.includes("=")) return [];
+  const at = next.indexOf("=");
+  return [{ label: next.slice(0, at), bin: resolve(next.slice(at + 1)) }];
+});
 const REPO_ROOT = join(import.meta.dirname, "..", "..", "..");
 const settings = short
   ? { coldRounds: 8, callsPerCase: 1_000, throughputCalls: 300, memoryCalls: 10_000 }
@@ -86,7 +94,7 @@ function perCallRows(label: string, perCall: PerCallReport, bareRss: number): Ro
   const calls = m.calls.toLocaleString("en-US");
   const twice = (m.calls * 2).toLocaleString("en-US");
   rows.push(
-    row(`RSS after start (vs bare node)${tag}`, "MiB", m.afterStartMiB, bareRss, "info", null),
+    row(`RSS after start and one call (vs bare node)${tag}`, "MiB", m.afterStartMiB, bareRss, "info", null),
     row(
       `RSS after ${calls} calls (vs after start)${tag}`,
       "MiB",
@@ -118,10 +126,8 @@ async function measure(
   const packed = await packedServer(stateDir);
   if (packed.ok) launches.push({ label: "packed tarball, installed as npx does", launch: packed.launch });
   else extra.packed = packed.reason;
-  const baseline: Launch | undefined = baselineBin
-    ? { command: process.execPath, args: [resolve(baselineBin)] }
-    : undefined;
-  if (baseline) launches.push({ label: "baseline", launch: baseline });
+  for (const { label, bin } of compared)
+    launches.push({ label, launch: { command: process.execPath, args: [bin] } });
 
   say(`cold start: ${settings.coldRounds} rounds…`);
   kit.clearRequests();
@@ -158,12 +164,14 @@ async function measure(
   const perCall = await measurePerCall(kit, builtServer(), settings);
   rows.push(...perCallRows("", perCall, bareRss));
   extra.perCall = perCall;
-  if (baseline) {
-    say("per call, baseline…");
-    const base = await measurePerCall(kit, baseline, settings);
-    rows.push(...perCallRows("baseline", base, bareRss));
-    extra.perCallBaseline = base;
+  const perCallCompared: Record<string, PerCallReport> = {};
+  for (const { label, bin } of compared) {
+    say(`per call, ${label}…`);
+    const other = await measurePerCall(kit, { command: process.execPath, args: [bin] }, settings);
+    rows.push(...perCallRows(label, other, bareRss));
+    perCallCompared[label] = other;
   }
+  extra.perCallCompared = perCallCompared;
 
   say("tokens…");
   const tokens = await tokenRows(kit);
@@ -195,11 +203,17 @@ async function main(): Promise<void> {
     machine,
     short,
     settings,
-    baseline: baselineBin ?? null,
+    compared,
     rows,
     ...extra,
   });
   process.stdout.write("\nwritten: bench-results/bench.json\n");
+  const missed = rows.filter((r) => r.pass === false).length;
+  if (missed > 0)
+    process.stdout.write(
+      `${missed} figure(s) missed their goal${strict ? "" : " (exit 0 without --strict)"}\n`,
+    );
+  if (strict && missed > 0) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

@@ -152,6 +152,9 @@ export async function measurePerCall(
   try {
     await rpc.handshake();
     await rpc.request("tools/list");
+    // After start = the first call answered: the whole server is loaded by then.
+    checkReply(await rpc.callTool("health", {}), "health");
+    callsMade += 1;
     const afterStartMiB = await rssMiB(rpc.pid);
 
     // Warm up both paths (first discovery, JIT) and check each answers successfully.

@@ -10,7 +10,26 @@ type Json = Record<string, unknown>;
 export interface RpcReply {
   /** The raw frame as it arrived (without the newline). */
   line: string;
-  message: Json;
+  /** Parsed on first use, so timing loops do not pay the client-side JSON.parse of big answers. */
+  readonly message: Json;
+}
+
+function replyOf(line: string): RpcReply {
+  let parsed: Json | undefined;
+  return {
+    line,
+    get message() {
+      parsed ??= JSON.parse(line) as Json;
+      return parsed;
+    },
+  };
+}
+
+/** The SDK writes `{"result":…,"jsonrpc":"2.0","id":N}`: read the id from the tail, else parse. */
+function idOf(line: string): unknown {
+  const tail = /"id":(\d+)\}$/.exec(line.slice(-40));
+  if (tail) return Number(tail[1]);
+  return (JSON.parse(line) as Json).id;
 }
 
 export const INITIALIZE = {
@@ -34,7 +53,7 @@ export class StdioRpc {
     this.child.stdout.on("data", (chunk: string) => this.onData(chunk));
     this.child.on("exit", () => {
       this.exited = true;
-      for (const resolve of this.pending.values()) resolve({ line: "", message: { error: "exited" } });
+      for (const resolve of this.pending.values()) resolve(replyOf('{"error":"exited"}'));
       this.pending.clear();
     });
   }
@@ -52,12 +71,11 @@ export class StdioRpc {
       newline = this.buffer.indexOf("\n");
       if (!line.trim()) continue;
       this.frames += 1;
-      const message = JSON.parse(line) as Json;
-      const id = message.id;
+      const id = idOf(line);
       if (typeof id !== "number") continue;
       const resolve = this.pending.get(id);
       this.pending.delete(id);
-      resolve?.({ line, message });
+      resolve?.(replyOf(line));
     }
   }
 
