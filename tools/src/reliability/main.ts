@@ -24,6 +24,13 @@ async function main(): Promise<number> {
   const scale = Number(flag("scale") ?? "1");
   const seed = Number(flag("seed") ?? "20260601");
   const only = (flag("only")?.split(",") ?? GROUP_ORDER) as GroupName[];
+  const unknown = only.filter((g) => !GROUP_ORDER.includes(g));
+  if (unknown.length > 0 || !Number.isFinite(scale) || scale <= 0 || !Number.isInteger(seed)) {
+    process.stderr.write(
+      `reliability: bad flags (unknown groups: ${unknown.join(", ") || "none"}); groups are ${GROUP_ORDER.join(", ")}\n`,
+    );
+    return 2;
+  }
   const started = Date.now();
   const tally = await runSuite({ scale, seed, log: (line) => process.stdout.write(`${line}\n`) }, only);
   process.stdout.write(`\n${formatTable(tally.all())}\n\n`);

@@ -5,9 +5,15 @@ import { load } from "./groups/load.js";
 import { brokenProtocol } from "./groups/protocol.js";
 import { secrets } from "./groups/secrets.js";
 import { wrongCorpus } from "./groups/wrong-corpus.js";
+import { ALL_PROCESSES } from "./proc.js";
 import { Tally } from "./tally.js";
+import { GROUP_TITLES, type GroupName } from "./titles.js";
 
-export type GroupName = "bad-input" | "protocol" | "faults" | "secrets" | "wrong-corpus" | "load";
+export function groupTitle(name: GroupName): string {
+  return GROUP_TITLES[name];
+}
+
+export type { GroupName };
 
 const GROUPS: Record<GroupName, (run: GroupRun) => Promise<void>> = {
   "bad-input": badInput,
@@ -33,12 +39,22 @@ export async function runSuite(opts: RunOptions, only: readonly GroupName[] = GR
   try {
     for (const name of GROUP_ORDER) {
       if (!only.includes(name)) continue;
+      tally.group(groupTitle(name));
       const started = Date.now();
       opts.log(`▶ ${name}`);
-      await GROUPS[name]({ tally, opts });
+      try {
+        await GROUPS[name]({ tally, opts });
+      } catch (err) {
+        // A group that cannot finish is a failure of that group, not a reason to skip the rest.
+        tally.record(
+          groupTitle(name),
+          `the group stopped early: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
       opts.log(`  ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
   } finally {
+    for (const proc of ALL_PROCESSES) if (proc.alive) await proc.stop(2000);
     removeTempDirs();
   }
   return tally;

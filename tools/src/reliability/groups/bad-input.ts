@@ -5,8 +5,9 @@ import { argsFor, KIT_RUNTIME, refusedBeforeRequest } from "../args.js";
 import { type GroupRun, kitFor, tempDir } from "../context.js";
 import { callTool, describe } from "../outcome.js";
 import { cleanEnv, connectClient } from "../proc.js";
+import { GROUP_TITLES } from "../titles.js";
 
-const GROUP = "bad input (property-based)";
+const GROUP = GROUP_TITLES["bad-input"];
 const DEADLINE_MS = 20_000;
 
 function substitute(args: Record<string, unknown>, runtimeId: string): Record<string, unknown> {

@@ -4,8 +4,9 @@ import type { Testkit } from "@resmon/testkit";
 import { type GroupRun, kitFor, restartKit, tempDir } from "../context.js";
 import { callTool, describe, type Outcome } from "../outcome.js";
 import { cleanEnv, connectClient } from "../proc.js";
+import { GROUP_TITLES } from "../titles.js";
 
-const GROUP = "backend faults";
+const GROUP = GROUP_TITLES.faults;
 const TIMEOUT_MS = 800;
 /** A faulted call must answer within the server's timeout plus this. */
 const SLACK_MS = 2500;

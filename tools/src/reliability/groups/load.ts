@@ -2,8 +2,9 @@ import { VALID_CALLS } from "../calls.js";
 import { type GroupRun, kitFor, tempDir } from "../context.js";
 import { callTool, describe } from "../outcome.js";
 import { cleanEnv, connectClient } from "../proc.js";
+import { GROUP_TITLES } from "../titles.js";
 
-const GROUP = "load";
+const GROUP = GROUP_TITLES.load;
 const CALLERS = 50;
 
 function pct(sorted: number[], p: number): number {

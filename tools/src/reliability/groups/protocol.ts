@@ -2,8 +2,9 @@ import { type GroupRun, kitFor, tempDir } from "../context.js";
 import { judge } from "../outcome.js";
 import { cleanEnv } from "../proc.js";
 import { errorCode, type Frame, RawSession } from "../raw.js";
+import { GROUP_TITLES } from "../titles.js";
 
-const GROUP = "broken protocol";
+const GROUP = GROUP_TITLES.protocol;
 
 /** The server is still serving: a ping with a fresh id is answered. */
 async function stillServing(s: RawSession, id: string): Promise<string | null> {

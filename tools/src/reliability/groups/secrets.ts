@@ -7,8 +7,9 @@ import { CANARIES, CANARY_ALIAS, CANARY_VALUES } from "../canaries.js";
 import { type GroupRun, kitFor, tempDir } from "../context.js";
 import { callTool, describe } from "../outcome.js";
 import { ALL_PROCESSES, cleanEnv, connectClient } from "../proc.js";
+import { GROUP_TITLES } from "../titles.js";
 
-const GROUP = "secrets";
+const GROUP = GROUP_TITLES.secrets;
 
 const [V0, V1, V2] = CANARY_VALUES as [string, string, string];
 

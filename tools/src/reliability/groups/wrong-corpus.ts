@@ -6,8 +6,9 @@ import { VALID_CALLS, WRITE_CALLS } from "../calls.js";
 import { type GroupRun, kitFor, tempDir } from "../context.js";
 import { callTool, describe } from "../outcome.js";
 import { cleanEnv, connectClient } from "../proc.js";
+import { GROUP_TITLES } from "../titles.js";
 
-const GROUP = "never the wrong corpus";
+const GROUP = GROUP_TITLES["wrong-corpus"];
 /** resmon's historical default port: a server that guessed would find the decoy here. */
 export const HISTORICAL_PORT = 8742;
 
