@@ -1,6 +1,6 @@
 /**
  * Token budgets (cl100k_base), enforced by tools/test/token-budget.test.ts against the demo data.
- * Each is the measured size at the time it was set plus about 20% room, so a change that grows
+ * Each is the size measured (cl100k_base) when it was set plus about 20–25% room, so a change that grows
  * an answer noticeably fails a test and has to move its budget here, in review.
  */
 export const TOOLS_LIST_BUDGET = {

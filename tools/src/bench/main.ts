@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { type Launch, measureColdStart } from "./coldstart.js";
 import { floorRssMiB } from "./floor-rss.js";
+import { measureInProcess } from "./inprocess.js";
 import { builtServer, packedServer } from "./launch.js";
 import { measurePerCall, type PerCallReport, serverEnv } from "./percall.js";
 import { type Row, renderTable, row, writeJson } from "./report.js";
@@ -63,6 +64,7 @@ function perCallRows(label: string, perCall: PerCallReport, bareRss: number): Ro
         "< 2 ms",
         o.overhead.p99 < 2,
       ),
+      row(`server process CPU per call, ${o.label}${tag}`, "ms", o.serverCpuMsPerCall, null, "info", null),
     );
   }
   const { overheadPhase, overheadCalls, throughputTool } = perCall.sockets;
@@ -164,6 +166,29 @@ async function measure(
   const perCall = await measurePerCall(kit, builtServer(), settings);
   rows.push(...perCallRows("", perCall, bareRss));
   extra.perCall = perCall;
+  say("in process…");
+  const inProcess = await measureInProcess(kit, settings.callsPerCase);
+  for (const o of inProcess) {
+    rows.push(
+      row(
+        `in-process overhead (no stdio), ${o.label}, median`,
+        "ms",
+        o.overhead.median,
+        o.direct.median,
+        "info",
+        null,
+      ),
+      row(
+        `in-process overhead (no stdio), ${o.label}, p99`,
+        "ms",
+        o.overhead.p99,
+        o.direct.p99,
+        "info",
+        null,
+      ),
+    );
+  }
+  extra.inProcess = inProcess;
   const perCallCompared: Record<string, PerCallReport> = {};
   for (const { label, bin } of compared) {
     say(`per call, ${label}…`);

@@ -9,8 +9,9 @@ import type { Socket } from "node:net";
 import { createResmonClient, type ResmonClient } from "@resmon/api-client";
 import type { Testkit } from "@resmon/testkit";
 import type { Launch } from "./coldstart.js";
+
 import { type RpcReply, StdioRpc } from "./rpc.js";
-import { median, msSince, p99, rssMiB } from "./stats.js";
+import { cpuMs, median, msSince, p99, rssMiB } from "./stats.js";
 
 type Json = Record<string, unknown>;
 
@@ -93,6 +94,8 @@ export interface Overhead {
   /** Quantile differences: tool − direct at the median and at p99. */
   overhead: { median: number; p99: number };
   answerBytes: number;
+  /** CPU time the server process used per call over these calls (user + system). */
+  serverCpuMsPerCall: number;
 }
 
 export interface Throughput {
@@ -173,6 +176,7 @@ export async function measurePerCall(
       const direct: number[] = [];
       let answerBytes = 0;
       const calls = Math.ceil(opts.callsPerCase * c.share);
+      const cpuBefore = await cpuMs(rpc.pid);
       for (let i = 0; i < calls; i += 1) {
         let start = process.hrtime.bigint();
         await c.direct(client);
@@ -191,6 +195,7 @@ export async function measurePerCall(
         direct: { median: median(direct), p99: p99(direct) },
         overhead: { median: median(tool) - median(direct), p99: p99(tool) - p99(direct) },
         answerBytes,
+        serverCpuMsPerCall: ((await cpuMs(rpc.pid)) - cpuBefore) / calls,
       });
     }
     const overheadSockets = toolSockets.dispose();

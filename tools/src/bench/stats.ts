@@ -25,3 +25,17 @@ export async function rssMiB(pid: number): Promise<number> {
     return Number.NaN;
   }
 }
+
+/** CPU time (user + system) a process has used so far, in ms; NaN where /proc is unavailable. */
+export async function cpuMs(pid: number): Promise<number> {
+  try {
+    const { readFile } = await import("node:fs/promises");
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return Number.NaN;
+  }
+}
