@@ -172,9 +172,8 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   }
 
   const r = refusal as DiscoveryRefusal;
-  write(
-    `GET /api/health: ${r.tried.length ? `tried ${r.tried.join(", ")}` : "not tried (nothing named a port)"}`,
-  );
+  const notTried = r.port === undefined ? "nothing named a port" : "there was no token to send";
+  write(`GET /api/health: ${r.tried.length ? `tried ${r.tried.join(", ")}` : `not tried (${notTried})`}`);
   write("");
   write(`Refused (${r.kind}): ${r.message}`);
   write("");

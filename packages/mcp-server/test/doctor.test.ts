@@ -57,6 +57,7 @@ describe("resmon-mcp doctor", () => {
       `${join(dir, "home", ".local", "state", "resmon", "resmon.port")} (the packaged app's default) — does not exist`,
     );
     expect(text).toContain("token file:      (no port named, so none to look for)");
+    expect(text).toContain("GET /api/health: not tried (nothing named a port)");
     expect(text).toContain("Refused (nothing_named)");
     expect(text).toContain(`What to do: ${WHAT_TO_DO.nothing_named}`);
   });
@@ -98,6 +99,7 @@ describe("resmon-mcp doctor", () => {
     expect(text).toContain("(not read: RESMON_PORT names the port)");
     expect(text).toContain(`${join(dir, "elsewhere")} (from RESMON_STATE_DIR) — does not exist`);
     expect(text).toContain(`${join(dir, "elsewhere", `api-token-${kit.port}`)} — absent`);
+    expect(text).toContain("GET /api/health: not tried (there was no token to send)");
     expect(text).toContain("Refused (no_token_file)");
     expect(text).toContain(`What to do: ${WHAT_TO_DO.no_token_file}`);
   });
