@@ -104,7 +104,9 @@ export function startFront(options: FrontOptions): Front {
   const decoder = new StringDecoder("utf8");
   const sdkInput = new PassThrough();
   let state: "front" | "loading" | "full" = "front";
-  let pending = "";
+  /** The unfinished line, as chunks: joined only once its newline comes (no quadratic re-scan). */
+  let parts: string[] = [];
+  let pendingLength = 0;
   /** Lines the SDK must see first: the initialize exchange the front answered. */
   const replay: string[] = [];
   /** Lines that arrived while the SDK was loading. */
@@ -143,8 +145,9 @@ export function startFront(options: FrontOptions): Front {
     for (const line of [...replay, ...queued]) sdkInput.write(line);
     replay.length = 0;
     queued.length = 0;
-    if (pending) sdkInput.write(pending);
-    pending = "";
+    if (pendingLength > 0) sdkInput.write(parts.join(""));
+    parts = [];
+    pendingLength = 0;
     if (ended) await finish();
   };
 
@@ -206,7 +209,13 @@ export function startFront(options: FrontOptions): Front {
       sdkInput.write(text);
       return;
     }
-    pending += text;
+    if (!text.includes("\n")) {
+      parts.push(text);
+      pendingLength += text.length;
+      if (state === "front" && pendingLength > MAX_FRONT_LINE) void handover();
+      return;
+    }
+    let pending = parts.join("") + text;
     let nl = pending.indexOf("\n");
     while (nl >= 0) {
       const raw = pending.slice(0, nl);
@@ -219,7 +228,9 @@ export function startFront(options: FrontOptions): Front {
       void handover();
       nl = pending.indexOf("\n");
     }
-    if (state === "front" && pending.length > MAX_FRONT_LINE) void handover();
+    parts = pending ? [pending] : [];
+    pendingLength = pending.length;
+    if (state === "front" && pendingLength > MAX_FRONT_LINE) void handover();
   });
   options.input.on("end", () => {
     ended = true;
