@@ -36,10 +36,14 @@ export function floorOnce(env: Record<string, string>): Promise<number> {
   });
 }
 
-/** One spawn of the server: start → initialize answered → tools/list answered, as a client does it. */
+/**
+ * One spawn of the server: start → initialize answered → tools/list answered, as a client does it;
+ * with `firstCall`, then a health call too, and the time is spawn → that answer.
+ */
 export function serverOnce(
   launch: Launch,
   env: Record<string, string>,
+  firstCall = false,
 ): Promise<{ ms: number; listBytes: number }> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
@@ -66,7 +70,15 @@ export function serverOnce(
         if (id === 1) {
           child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
           child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
-        } else if (id === 2) {
+        } else if (id === 2 && firstCall) {
+          const call = {
+            jsonrpc: "2.0",
+            id: 3,
+            method: "tools/call",
+            params: { name: "health", arguments: {} },
+          };
+          child.stdin.write(`${JSON.stringify(call)}\n`);
+        } else if (id === 2 || id === 3) {
           finish({ ms: msSince(start), listBytes: Buffer.byteLength(line) });
         }
       }
@@ -107,4 +119,25 @@ export async function measureColdStart(
       return { label, median: median(samples), p99: p99(samples), samples: samples.length };
     }),
   };
+}
+
+/** Spawn → tools/list → the first tool call (health) answered: what the front defers, paid here. */
+export async function measureFirstCall(
+  launches: { label: string; launch: Launch }[],
+  env: Record<string, string>,
+  rounds: number,
+): Promise<{ label: string; median: number; floor: number }[]> {
+  const floor: number[] = [];
+  const times = launches.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round += 1) {
+    floor.push(await floorOnce(env));
+    for (const [index, { launch }] of launches.entries()) {
+      times[index]?.push((await serverOnce(launch, env, true)).ms);
+    }
+  }
+  return launches.map(({ label }, index) => ({
+    label,
+    median: median(times[index] ?? []),
+    floor: median(floor),
+  }));
 }

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { startTestkit, type Testkit } from "@resmon/testkit";
-import { type Launch, measureColdStart } from "./coldstart.js";
+import { type Launch, measureColdStart, measureFirstCall } from "./coldstart.js";
 import { floorRssMiB } from "./floor-rss.js";
 import { measureInProcess } from "./inprocess.js";
 import { builtServer, packedServer } from "./launch.js";
@@ -160,6 +160,22 @@ async function measure(
     ),
   );
   extra.coldStart = cold;
+
+  say("first tool call after start…");
+  const firstCall = await measureFirstCall(launches, env, Math.ceil(settings.coldRounds / 3));
+  for (const f of firstCall) {
+    rows.push(
+      row(
+        `spawn → tools/list → first call (health) answered, ${f.label} (median)`,
+        "ms",
+        f.median,
+        f.floor,
+        "info",
+        null,
+      ),
+    );
+  }
+  extra.firstCall = firstCall;
 
   const bareRss = await floorRssMiB();
   say(`per call: ${settings.callsPerCase} calls per case, throughput, memory…`);
