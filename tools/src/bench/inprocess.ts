@@ -1,0 +1,57 @@
+/**
+ * The server's own work per call, without the stdio hop and without scheduling noise between two
+ * processes: (1) a tool call through createResmonTools in this process (validation, handler,
+ * output check, scrubbing, the same API client) minus the same request made directly, interleaved;
+ * (2) the CPU time the stdio server process spent per call, from /proc (user + system).
+ */
+import { createResmonClient } from "@resmon/api-client";
+import { createResmonTools } from "@resmon/mcp-server";
+import type { Testkit } from "@resmon/testkit";
+import { CASES } from "./percall.js";
+import { median, msSince, p99 } from "./stats.js";
+
+export interface InProcess {
+  label: string;
+  calls: number;
+  overhead: { median: number; p99: number };
+  direct: { median: number; p99: number };
+}
+
+export async function measureInProcess(kit: Testkit, callsPerCase: number): Promise<InProcess[]> {
+  const tools = createResmonTools({
+    env: { RESMON_PORT_FILE: kit.portFile ?? "", RESMON_STATE_DIR: kit.stateDir },
+  });
+  const client = createResmonClient({ port: kit.port, token: kit.token });
+  const out: InProcess[] = [];
+  try {
+    for (const c of CASES) {
+      const calls = Math.ceil(callsPerCase * c.share);
+      for (let i = 0; i < Math.ceil(100 * c.share); i += 1) {
+        const outcome = await tools.call(c.tool, c.args);
+        if (!outcome.ok) throw new Error(`${c.tool} failed in process: ${outcome.error.error}`);
+        await c.direct(client);
+      }
+      const tool: number[] = [];
+      const direct: number[] = [];
+      for (let i = 0; i < calls; i += 1) {
+        let start = process.hrtime.bigint();
+        await c.direct(client);
+        direct.push(msSince(start));
+        start = process.hrtime.bigint();
+        await tools.call(c.tool, c.args);
+        tool.push(msSince(start));
+        if (i % 1000 === 0) kit.clearRequests();
+      }
+      out.push({
+        label: c.label,
+        calls,
+        overhead: { median: median(tool) - median(direct), p99: p99(tool) - p99(direct) },
+        direct: { median: median(direct), p99: p99(direct) },
+      });
+    }
+  } finally {
+    await client.close();
+    await tools.close();
+  }
+  return out;
+}
