@@ -161,7 +161,6 @@ export async function backendFaults({ tally, opts }: GroupRun): Promise<void> {
   const dir = tempDir("faults");
   // Find a port, then take the stand-in down before the MCP server starts.
   const first = await kitFor({ stateDir: dir });
-  const env: Env = { client: undefined as unknown as Client, kit: first, dir, port: first.port };
   await first.crash();
   const { client, proc } = await connectClient(
     "faults",
@@ -171,7 +170,7 @@ export async function backendFaults({ tally, opts }: GroupRun): Promise<void> {
       RESMON_MCP_TIMEOUT_MS: String(TIMEOUT_MS),
     }),
   );
-  env.client = client;
+  const env: Env = { client, kit: first, dir, port: first.port };
   await client.listTools();
   // The fast subset runs inside `pnpm test`, beside every other package's tests on the same cores.
   const deadline = TIMEOUT_MS + (opts.scale < 0.5 ? SLACK_MS * 2 : SLACK_MS);
