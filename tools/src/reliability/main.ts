@@ -5,9 +5,11 @@
  *   --scale=<n>   multiply case counts (default 1; the fast subset in `pnpm test` uses ~0.05)
  *   --seed=<n>    fast-check seed (default 20260601)
  *   --only=a,b    run only these groups (bad-input, protocol, faults, wrong-corpus, load, secrets)
+ *   --bundle      run the bundled bin the package publishes (dist/resmon-mcp.js) instead of dist/cli.js
  */
 import { existsSync } from "node:fs";
-import { SERVER_CLI } from "./proc.js";
+import { relative } from "node:path";
+import { currentServerFile, SERVER_BUNDLE, SERVER_CLI, useServerFile } from "./proc.js";
 import { GROUP_ORDER, type GroupName, runSuite } from "./suite.js";
 import { formatTable } from "./tally.js";
 
@@ -17,10 +19,12 @@ function flag(name: string): string | undefined {
 }
 
 async function main(): Promise<number> {
-  if (!existsSync(SERVER_CLI)) {
-    process.stderr.write(`reliability: ${SERVER_CLI} is missing; run pnpm build first.\n`);
+  const file = process.argv.includes("--bundle") ? SERVER_BUNDLE : SERVER_CLI;
+  if (!existsSync(file)) {
+    process.stderr.write(`reliability: ${file} is missing; run pnpm build first.\n`);
     return 2;
   }
+  useServerFile(file);
   const scale = Number(flag("scale") ?? "1");
   const seed = Number(flag("seed") ?? "20260601");
   const only = (flag("only")?.split(",") ?? GROUP_ORDER) as GroupName[];
@@ -41,7 +45,7 @@ async function main(): Promise<number> {
     for (const f of g.failures) process.stdout.write(`FAIL ${g.group}: ${f}\n`);
   }
   process.stdout.write(
-    `\nscale ${scale}, seed ${seed}, ${((Date.now() - started) / 1000).toFixed(0)} s, Node ${process.version}; ${tally.failed === 0 ? "all passed" : `${tally.failed} failed`}\n`,
+    `\n${relative(process.cwd(), currentServerFile())}: scale ${scale}, seed ${seed}, ${((Date.now() - started) / 1000).toFixed(0)} s, Node ${process.version}; ${tally.failed === 0 ? "all passed" : `${tally.failed} failed`}\n`,
   );
   return tally.failed === 0 ? 0 : 1;
 }

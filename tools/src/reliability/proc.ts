@@ -9,8 +9,20 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { CANARIES, leaksIn } from "./canaries.js";
 
 const require = createRequire(import.meta.url);
-/** The real bin, as a harness starts it: `node packages/mcp-server/dist/cli.js`. */
-export const SERVER_CLI = join(dirname(require.resolve("@resmon/mcp-server/package.json")), "dist", "cli.js");
+const DIST = join(dirname(require.resolve("@resmon/mcp-server/package.json")), "dist");
+/** The real server, as a harness starts it: `node packages/mcp-server/dist/cli.js`. */
+export const SERVER_CLI = join(DIST, "cli.js");
+/** The bundled bin the published package runs (`npx @resmon/mcp-server`). */
+export const SERVER_BUNDLE = join(DIST, "resmon-mcp.js");
+
+let serverFile = SERVER_CLI;
+/** Run the suite against another build of the server (e.g. the bundle). */
+export function useServerFile(file: string): void {
+  serverFile = file;
+}
+export function currentServerFile(): string {
+  return serverFile;
+}
 
 /** A minimal environment: nothing RESMON_* leaks in from the machine running the suite. */
 export function cleanEnv(extra: Record<string, string>): Record<string, string> {
@@ -51,7 +63,7 @@ export class ServerProcess {
     readonly label: string,
     env: Record<string, string>,
   ) {
-    this.child = spawn(process.execPath, [SERVER_CLI], { env, stdio: ["pipe", "pipe", "pipe"] });
+    this.child = spawn(process.execPath, [serverFile], { env, stdio: ["pipe", "pipe", "pipe"] });
     ALL_PROCESSES.push(this);
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => {
