@@ -206,7 +206,11 @@ describe("HTTP outcomes map onto the spec's codes", () => {
   it("an answer lacking what the tool promises is upstream_error naming the field, never the SDK's validation error", async () => {
     reply = () => ({ status: 200, body: { status: "ok" } }); // health without a version
     const { body } = await call("health", {});
-    expect(body).toEqual({ error: "upstream_error", message: expect.any(String), detail: { field: "version" } });
+    expect(body).toEqual({
+      error: "upstream_error",
+      message: expect.any(String),
+      detail: { field: "version" },
+    });
     expect(String(body.message)).toContain("version");
   });
 
@@ -220,12 +224,15 @@ describe("HTTP outcomes map onto the spec's codes", () => {
     ["get_profile_matches", { profile_id: 1 }, { total: 3 }],
     ["get_watchdog_findings", {}, []],
     ["get_analytics", { view: "overview" }, "text"],
-  ])("%s: a reply without its list is upstream_error, never an empty answer", async (name, args, replyBody) => {
-    reply = () => ({ status: 200, body: replyBody });
-    const { error, body } = await call(name, args);
-    expect(error).toBe(true);
-    expect(body.error).toBe("upstream_error");
-  });
+  ])(
+    "%s: a reply without its list is upstream_error, never an empty answer",
+    async (name, args, replyBody) => {
+      reply = () => ({ status: 200, body: replyBody });
+      const { error, body } = await call(name, args);
+      expect(error).toBe(true);
+      expect(body.error).toBe("upstream_error");
+    },
+  );
 });
 
 describe("identity", () => {
