@@ -121,7 +121,9 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     ...(options.discoverFn ? { discoverFn: options.discoverFn } : {}),
   });
   const ctx: Ctx = { backend };
-  const entries = toolsListEntries({ readOnly, outputSchemas: options.outputSchemas ?? true });
+  // Built on first use: the bin's start-up front answers tools/list from generated text, so after
+  // its hand-over this zod → JSON Schema conversion of 25 tools is work the first call need not wait for.
+  let entries: ToolsListEntry[] | undefined;
 
   async function run(name: string, raw: unknown): Promise<Answer> {
     if (!isToolName(name)) {
@@ -159,7 +161,10 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
 
   return {
     readOnly,
-    list: () => entries,
+    list: () => {
+      entries ??= toolsListEntries({ readOnly, outputSchemas: options.outputSchemas ?? true });
+      return entries;
+    },
     async call(name, raw) {
       try {
         return { ok: true, answer: scrubDeep(withoutCredentialFields(await run(name, raw))) };
