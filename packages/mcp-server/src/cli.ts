@@ -64,7 +64,18 @@ async function main(): Promise<void> {
   log("ready on stdio");
 }
 
-process.on("uncaughtException", (err) => log(`unexpected: ${err.name}`));
+// A closed stdout or stderr (the harness went away, or `resmon-mcp doctor | head`) ends the process:
+// reporting it on a closed stderr would only raise another EPIPE, and loop.
+const isBrokenPipe = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err) => {
+    if (isBrokenPipe(err)) process.exit(process.exitCode ?? 0);
+  });
+}
+process.on("uncaughtException", (err) => {
+  if (isBrokenPipe(err)) process.exit(process.exitCode ?? 0);
+  log(`unexpected: ${err.name}`);
+});
 process.on("unhandledRejection", () => log("unexpected: unhandled rejection"));
 
 main().catch((err: unknown) => {
