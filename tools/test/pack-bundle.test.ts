@@ -3,7 +3,7 @@
  * self-contained and starts. The slow proof (pack, npm install, npx, MCP Inspector) is
  * `pnpm pack:check`; this catches a broken bundle inside `pnpm test` in about a second.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_DIR } from "../src/pack-snippets.js";
 
 const BUNDLE = join(SERVER_DIR, "dist", "resmon-mcp.js");
+const CHUNKS = join(SERVER_DIR, "dist", "chunks");
 const manifest = JSON.parse(await readFile(join(SERVER_DIR, "package.json"), "utf8")) as Record<
   string,
   unknown
@@ -48,16 +49,22 @@ function importedSpecifiers(code: string): string[] {
 }
 
 describe("the shipped bin", { timeout: 30_000 }, () => {
-  it("declares no dependencies: what it needs is inside the one file", () => {
+  it("declares no dependencies: what it needs is inside the bin and its chunks", () => {
     expect(manifest.dependencies).toBeUndefined();
     expect(manifest.bin).toEqual({ "resmon-mcp": "./dist/resmon-mcp.js" });
     expect(manifest.files).toContain("dist/resmon-mcp.js");
+    expect(manifest.files).toContain("dist/chunks");
   });
 
-  it("imports nothing but Node's built-ins", async () => {
-    const specifiers = importedSpecifiers(await readFile(BUNDLE, "utf8"));
+  it("imports nothing but Node's built-ins and its own chunks", async () => {
+    const files = [BUNDLE, ...(await readdir(CHUNKS)).map((f) => join(CHUNKS, f))];
+    const specifiers = new Set<string>();
+    for (const file of files)
+      for (const s of importedSpecifiers(await readFile(file, "utf8"))) specifiers.add(s);
     const builtin = (s: string) => s.startsWith("node:") || builtinModules.includes(s);
-    expect(specifiers.filter((s) => !builtin(s))).toEqual([]);
+    // The entry reaches its chunks as ./chunks/x.js; a chunk reaches its siblings as ./x.js.
+    const ownChunk = (s: string) => /^\.\/(chunks\/)?[\w.-]+\.js$/.test(s);
+    expect([...specifiers].filter((s) => !builtin(s) && !ownChunk(s))).toEqual([]);
     expect(specifiers).toContain("node:module");
   });
 

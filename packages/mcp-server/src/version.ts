@@ -14,4 +14,8 @@ function readPackageVersion(): string {
   return "0.0.0";
 }
 
-export const PACKAGE_VERSION = readPackageVersion();
+/** Set by build.mjs in the bundle, whose chunks do not sit beside package.json; absent under tsc and tsx. */
+declare const __RESMON_PACKAGE_VERSION__: string | undefined;
+
+export const PACKAGE_VERSION =
+  typeof __RESMON_PACKAGE_VERSION__ === "string" ? __RESMON_PACKAGE_VERSION__ : readPackageVersion();
