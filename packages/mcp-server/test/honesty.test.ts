@@ -2,27 +2,13 @@
  * Answers never claim more than resmon reported: a failed read-back, a missing delivery summary,
  * health fields resmon did not send, and destinations inside last_error.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { deliverySummary } from "../src/shape/routine.js";
-import { type FakeReply, fakeDiscover, type SeenRequest } from "./helpers/fake-backend.js";
-import { connectInMemory, isError, parsed } from "./helpers/mcp.js";
+import type { FakeReply, SeenRequest } from "./helpers/fake-backend.js";
+import { useFakeSession } from "./helpers/fake-session.js";
 
 let reply: (req: SeenRequest) => FakeReply = () => ({ status: 200, body: {} });
-const fake = fakeDiscover((req) => reply(req));
-let session: Awaited<ReturnType<typeof connectInMemory>>;
-
-beforeAll(async () => {
-  session = await connectInMemory({ env: {}, discoverFn: fake.discoverFn });
-});
-afterAll(async () => session.close());
-beforeEach(() => {
-  fake.seen.length = 0;
-});
-
-async function call(name: string, args: Record<string, unknown>) {
-  const result = await session.client.callTool({ name, arguments: args });
-  return { error: isError(result), body: parsed(result) };
-}
+const { call } = useFakeSession((req) => reply(req));
 
 const ROUTINE_ARGS = { name: "Watch", keywords: ["graph"], sources: ["arxiv"], schedule: "0 7 * * 1" };
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type FakeReply, fakeDiscover, type SeenRequest } from "./helpers/fake-backend.js";
-import { connectInMemory, isError, parsed } from "./helpers/mcp.js";
+import { describe, expect, it } from "vitest";
+import type { FakeReply, SeenRequest } from "./helpers/fake-backend.js";
+import { useFakeSession } from "./helpers/fake-session.js";
 
 const RUNTIME = "a557b1b5-0382-4f28-a866-3d5bb2700f73";
 const OTHER = "11111111-2222-4333-8444-555555555555";
@@ -14,21 +14,7 @@ const identity = (runtime_id: string) => ({
 
 /** Each test sets `reply`; the fake backend answers every request with it. */
 let reply: (req: SeenRequest) => FakeReply = () => ({ status: 200, body: {} });
-const fake = fakeDiscover((req) => reply(req));
-let session: Awaited<ReturnType<typeof connectInMemory>>;
-
-beforeAll(async () => {
-  session = await connectInMemory({ env: {}, discoverFn: fake.discoverFn });
-});
-afterAll(async () => session.close());
-beforeEach(() => {
-  fake.seen.length = 0;
-});
-
-async function call(name: string, args: Record<string, unknown>) {
-  const result = await session.client.callTool({ name, arguments: args });
-  return { error: isError(result), body: parsed(result) };
-}
+const { fake, call } = useFakeSession((req) => reply(req));
 
 describe("a page size above the ceiling", () => {
   it("is clamped to 100, sent as 100, and the answer says so", async () => {

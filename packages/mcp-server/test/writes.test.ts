@@ -1,23 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type FakeReply, fakeDiscover, type SeenRequest } from "./helpers/fake-backend.js";
-import { connectInMemory, isError, parsed } from "./helpers/mcp.js";
+import { describe, expect, it } from "vitest";
+import type { FakeReply, SeenRequest } from "./helpers/fake-backend.js";
+import { useFakeSession } from "./helpers/fake-session.js";
 
 let reply: (req: SeenRequest) => FakeReply = () => ({ status: 200, body: {} });
-const fake = fakeDiscover((req) => reply(req));
-let session: Awaited<ReturnType<typeof connectInMemory>>;
-
-beforeAll(async () => {
-  session = await connectInMemory({ env: {}, discoverFn: fake.discoverFn });
-});
-afterAll(async () => session.close());
-beforeEach(() => {
-  fake.seen.length = 0;
-});
-
-async function call(name: string, args: Record<string, unknown>) {
-  const result = await session.client.callTool({ name, arguments: args });
-  return { error: isError(result), body: parsed(result) };
-}
+const { fake, call } = useFakeSession((req) => reply(req));
 
 const NOTIFICATIONS = { notify_manual: true, notify_automatic_mode: "none" };
 const AI = { ai_provider: "anthropic", ai_model: "", ai_cli_path: "", ai_effort: "", ai_future_knob: "" };
