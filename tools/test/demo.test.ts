@@ -31,6 +31,8 @@ describe.skipIf(!existsSync(join(SERVER_DIR, "dist", "resmon-mcp.js")))("pnpm de
     }
     expect(run.stdout).toContain("25 tools");
     // The stand-in's token is exactly 43 URL-safe base64 characters: no such run may appear anywhere.
-    expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/);
+    expect(`${run.stdout}\n${run.stderr}`).not.toMatch(
+      /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/,
+    );
   }, 120_000);
 });
