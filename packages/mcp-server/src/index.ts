@@ -1,10 +1,9 @@
 export { Backend, type BackendOptions, type DiscoverFn, refusalToError } from "./backend.js";
 export { ToolError, toEnvelope } from "./errors.js";
+export { instructionsText, isReadOnly } from "./host-info.js";
 export {
   createResmonTools,
   createServer,
-  instructionsText,
-  isReadOnly,
   type ResmonTools,
   type ServerOptions,
   type ToolOutcome,

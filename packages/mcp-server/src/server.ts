@@ -1,9 +1,7 @@
 import { isCanonicalUuid4 } from "@resmon/api-client";
 import {
-  CONTRACT_VERSION,
   type ErrorEnvelope,
   isToolName,
-  SERVER_NAME,
   TOOL_BY_NAME,
   type ToolArgs,
   type ToolDef,
@@ -16,10 +14,10 @@ import type { Answer, Ctx, Handler } from "./context.js";
 import { withoutCredentialFields } from "./credential-fields.js";
 import { invalidArgument, ToolError, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
+import { hostInfo, isReadOnly } from "./host-info.js";
 import { log } from "./log.js";
 import { jsonText, scrub, scrubDeep } from "./scrub.js";
 import { createMcpServer, type McpServerHandle, type ToolCallOutcome, type ToolHost } from "./sdk.js";
-import { PACKAGE_VERSION } from "./version.js";
 
 export interface ServerOptions {
   /** The environment to read RESMON_* from (default: process.env). */
@@ -33,11 +31,6 @@ export interface ServerOptions {
 }
 
 export type ToolOutcome = { ok: true; answer: Answer } | { ok: false; error: ErrorEnvelope };
-
-/** Exactly "1" makes a read-only session; any other value, or none, leaves the full surface. */
-export function isReadOnly(env: Record<string, string | undefined>): boolean {
-  return env.RESMON_MCP_READ_ONLY === "1";
-}
 
 const OFFSET_REFUSED =
   "search_corpus pages by cursor, not offset: pass the next_cursor of the previous answer as cursor. resmon seeks the corpus on (publication date, id), and emulating an offset would re-read every earlier page on each call, so an offset is refused rather than silently ignored.";
@@ -181,34 +174,12 @@ export function outcomeForSdk(outcome: ToolOutcome): ToolCallOutcome {
   return { text: jsonText(outcome.error), isError: true };
 }
 
-export function instructionsText(readOnly: boolean): string {
-  return [
-    `resmon MCP server, contract ${CONTRACT_VERSION} (package @resmon/mcp-server ${PACKAGE_VERSION}).`,
-    "Reads and drives a running resmon desktop app over its local API.",
-    "Every tool answers its documented shape or {error, message, detail}.",
-    readOnly
-      ? "This session is read-only: only the 18 read tools are listed and every write is refused."
-      : "The 7 write tools carry requires_confirmation: true; ask the person before calling one.",
-    "To bind a read to one running app, call health, then pass identity.runtime_id as expected_runtime_id.",
-  ].join(" ");
-}
-
 /** The MCP server: tools from the contract table, handlers by name, one error funnel. */
 export function createServer(options: ServerOptions = {}): { server: McpServerHandle; tools: ResmonTools } {
   const tools = createResmonTools(options);
+  // The same identity the start-up front answers initialize with (stdio.test.ts holds it to the contract).
   const host: ToolHost = {
-    info: {
-      name: SERVER_NAME,
-      version: PACKAGE_VERSION,
-      title: "resmon",
-      description: `resmon MCP tool surface, contract ${CONTRACT_VERSION}`,
-    },
-    instructions: instructionsText(tools.readOnly),
-    initializeMeta: {
-      contract_version: CONTRACT_VERSION,
-      package_version: PACKAGE_VERSION,
-      read_only: tools.readOnly,
-    },
+    ...hostInfo(tools.readOnly),
     listTools: () => tools.list() as unknown as Record<string, unknown>[],
     callTool: async (name, args) => outcomeForSdk(await tools.call(name, args)),
   };
