@@ -11,6 +11,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runIfMain } from "./run-main.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -321,16 +322,4 @@ export async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(
-        `check-backend-openapi failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      process.exitCode = 1;
-    },
-  );
-}
+runIfMain(import.meta.url, "check-backend-openapi", main);

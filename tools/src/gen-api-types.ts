@@ -6,6 +6,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
+import { runIfMain } from "./run-main.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const API_DESCRIPTION = resolve(repoRoot, "contract/resmon-api.openapi.json");
@@ -54,14 +55,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`gen-api-types failed: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfMain(import.meta.url, "gen-api-types", main);

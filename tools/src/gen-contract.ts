@@ -7,6 +7,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { contractDocument, toolsListEntries } from "@resmon/mcp-contract";
+import { runIfMain } from "./run-main.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const CONTRACT_DIR = resolve(repoRoot, "contract");
@@ -76,14 +77,4 @@ export async function main(argv: readonly string[], dir: string = CONTRACT_DIR):
   return 0;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`gen-contract failed: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfMain(import.meta.url, "gen-contract", main);
