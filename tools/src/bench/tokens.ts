@@ -4,13 +4,15 @@
  * whole-record and export answers the demo data holds. Shared by `pnpm bench` and the
  * token-budget test, so both measure the same thing.
  */
+import { MAX_LIMIT } from "@resmon/mcp-contract";
 import { createResmonTools, type ResmonTools } from "@resmon/mcp-server";
 import type { Testkit } from "@resmon/testkit";
 import { sizeOf } from "./tokenizer.js";
 
 type Json = Record<string, unknown>;
 
-export const MAX_LIMIT = 100;
+/** The contract's page ceiling: a larger limit is clamped to it, so it is the largest page there is. */
+export { MAX_LIMIT };
 /** A common client cap on one tool answer. */
 export const ANSWER_TOKEN_CAP = 25_000;
 
@@ -122,6 +124,20 @@ async function ids(
 }
 
 /** Each paginated tool at limit 100, over the demo data's ids; the largest answer per tool. */
+/** For each tool, the largest successful answer over its candidate argument sets. */
+async function largestPerTool(tools: ResmonTools, candidates: Record<string, Json[]>): Promise<SizeRow[]> {
+  const out: SizeRow[] = [];
+  for (const [tool, argsList] of Object.entries(candidates)) {
+    const rows: SizeRow[] = [];
+    for (const args of argsList) {
+      const outcome = await tools.call(tool, args);
+      if (outcome.ok) rows.push({ tool, args, ...sizeOf(outcome.answer) });
+    }
+    if (rows.length > 0) out.push(largest(rows));
+  }
+  return out;
+}
+
 export async function largestPages(tools: ResmonTools): Promise<SizeRow[]> {
   const { executions, profiles } = await ids(tools);
   const candidates: Record<string, Json[]> = {
@@ -134,16 +150,7 @@ export async function largestPages(tools: ResmonTools): Promise<SizeRow[]> {
     get_execution_results: executions.map((exec_id) => ({ exec_id, limit: MAX_LIMIT })),
     get_profile_matches: profiles.map((profile_id) => ({ profile_id, limit: MAX_LIMIT })),
   };
-  const out: SizeRow[] = [];
-  for (const [tool, argsList] of Object.entries(candidates)) {
-    const rows: SizeRow[] = [];
-    for (const args of argsList) {
-      const outcome = await tools.call(tool, args);
-      if (outcome.ok) rows.push({ tool, args, ...sizeOf(outcome.answer) });
-    }
-    if (rows.length > 0) out.push(largest(rows));
-  }
-  return out;
+  return largestPerTool(tools, candidates);
 }
 
 /** Whole-record and export tools: the largest answer over the demo data's ids and options. */
@@ -167,14 +174,5 @@ export async function largestRecords(tools: ResmonTools): Promise<SizeRow[]> {
       ...formats.map((format) => ({ doc_ids: Array.from({ length: MAX_LIMIT }, (_, i) => i + 1), format })),
     ],
   };
-  const out: SizeRow[] = [];
-  for (const [tool, argsList] of Object.entries(candidates)) {
-    const rows: SizeRow[] = [];
-    for (const args of argsList) {
-      const outcome = await tools.call(tool, args);
-      if (outcome.ok) rows.push({ tool, args, ...sizeOf(outcome.answer) });
-    }
-    if (rows.length > 0) out.push(largest(rows));
-  }
-  return out;
+  return largestPerTool(tools, candidates);
 }
