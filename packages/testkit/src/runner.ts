@@ -1,25 +1,10 @@
 import { type Backend, nowUtc } from "./backend.js";
 import type { Execution, JsonObject, SourceOutcome } from "./model.js";
+import { catalog } from "./routes/catalog.js";
 import { byNewest } from "./views.js";
 
-const KNOWN_SOURCES = new Set([
-  "arxiv",
-  "openalex",
-  "crossref",
-  "pubmed",
-  "europepmc",
-  "semantic_scholar",
-  "biorxiv",
-  "medrxiv",
-  "doaj",
-  "plos",
-  "core",
-  "dblp",
-  "hal",
-  "ieee",
-  "nasa_ads",
-  "springer",
-]);
+// The sources a run can ask are exactly the ones the catalog route serves.
+const KNOWN_SOURCES = new Set(catalog().map((row) => String(row.slug)));
 const DATE_RANGE_SOURCES = new Set(["biorxiv", "medrxiv"]);
 
 export interface RunRequest {
