@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-import type { Readable } from "node:stream";
-import { startFront } from "./front.js";
+import { type FullServer, startFront } from "./front.js";
 import { isReadOnly } from "./host-info.js";
 import { log } from "./log.js";
 import { scrub } from "./scrub.js";
@@ -11,15 +10,12 @@ import { PACKAGE_VERSION } from "./version.js";
  * client (everything behind server.js, sdk.js and doctor.js) load when first needed, so a harness
  * gets initialize and tools/list at about the cost of starting node (see the README's Performance).
  */
-async function loadFull(input: Readable, filter: (frame: string) => string): Promise<() => Promise<void>> {
+async function loadFull(filter: (frame: string) => string): Promise<FullServer> {
   try {
-    const [{ createServer }, { createStdioTransport }] = await Promise.all([
-      import("./server.js"),
-      import("./sdk.js"),
-    ]);
+    const { createServer } = await import("./server.js");
     const { server } = createServer();
-    await server.connect(createStdioTransport((frame) => scrub(filter(frame)), input));
-    return () => server.close();
+    const transport = await server.connectStdio({ filter: (frame) => scrub(filter(frame)) });
+    return { push: (text) => transport.push(text), close: () => server.close() };
   } catch (err) {
     log(`could not start: ${err instanceof Error ? err.name : "error"}`);
     throw err;

@@ -8,7 +8,7 @@
  * unchanged. Only exact, well-formed initialize and tools/list requests are answered here; anything
  * unusual goes to the SDK path, so its validation and error answers are the ones a client sees.
  */
-import { PassThrough, type Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import {
   LATEST_PROTOCOL_VERSION,
@@ -19,6 +19,12 @@ import {
 import { hostInfo } from "./host-info.js";
 
 type Json = Record<string, unknown>;
+
+/** The SDK server once loaded: the front pushes stdin text to it as it arrives. */
+export interface FullServer {
+  push(text: string): void;
+  close(): Promise<void>;
+}
 type Id = string | number;
 
 export interface FrontOptions {
@@ -27,10 +33,10 @@ export interface FrontOptions {
   /** Writes one frame to stdout (scrubbed). */
   write(frame: string): void;
   /**
-   * Loads the SDK server and connects it to `input`; every frame it writes goes through `filter`
-   * (which answers "" for a frame to drop). Resolves with a function that closes it.
+   * Loads the SDK server; every frame it writes goes through `filter` (which answers "" for a frame
+   * to drop). Resolves with where to push decoded stdin text from then on, and how to close it.
    */
-  loadFull(input: Readable, filter: (frame: string) => string): Promise<() => Promise<void>>;
+  loadFull(filter: (frame: string) => string): Promise<FullServer>;
   /** Called once stdin has ended (after the full server, if loaded, was closed) or loading failed. */
   onEnd(): void;
 }
@@ -102,7 +108,6 @@ export interface Front {
 
 export function startFront(options: FrontOptions): Front {
   const decoder = new StringDecoder("utf8");
-  const sdkInput = new PassThrough();
   let state: "front" | "loading" | "full" = "front";
   /** The unfinished line, as chunks: joined only once its newline comes (no quadratic re-scan). */
   let parts: string[] = [];
@@ -114,7 +119,7 @@ export function startFront(options: FrontOptions): Front {
   /** The id whose SDK answer (to the replayed initialize) is dropped. */
   let swallowId: Id | undefined;
   let initialized = false;
-  let closeFull: (() => Promise<void>) | undefined;
+  let full: FullServer | undefined;
   let ended = false;
 
   const filter = (frame: string): string => {
@@ -135,17 +140,17 @@ export function startFront(options: FrontOptions): Front {
     if (state !== "front") return;
     state = "loading";
     try {
-      closeFull = await options.loadFull(sdkInput, filter);
+      full = await options.loadFull(filter);
     } catch {
       process.exitCode = 1;
       options.onEnd();
       return;
     }
     state = "full";
-    for (const line of [...replay, ...queued]) sdkInput.write(line);
+    for (const line of [...replay, ...queued]) full.push(line);
     replay.length = 0;
     queued.length = 0;
-    if (pendingLength > 0) sdkInput.write(parts.join(""));
+    if (pendingLength > 0) full.push(parts.join(""));
     parts = [];
     pendingLength = 0;
     if (ended) await finish();
@@ -153,9 +158,8 @@ export function startFront(options: FrontOptions): Front {
 
   const finish = async () => {
     if (state === "loading") return; // handover finishes it
-    if (closeFull) {
-      sdkInput.end();
-      await closeFull().catch(() => undefined);
+    if (full) {
+      await full.close().catch(() => undefined);
     }
     options.onEnd();
   };
@@ -206,7 +210,7 @@ export function startFront(options: FrontOptions): Front {
   options.input.on("data", (chunk: Buffer | string) => {
     const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
     if (state === "full") {
-      sdkInput.write(text);
+      full?.push(text);
       return;
     }
     if (!text.includes("\n")) {
@@ -239,7 +243,7 @@ export function startFront(options: FrontOptions): Front {
   });
   return {
     close: async () => {
-      if (closeFull) await closeFull().catch(() => undefined);
+      if (full) await full.close().catch(() => undefined);
     },
   };
 }

@@ -4,10 +4,7 @@
  * tools/list advertises (resmon's top-level requires_confirmation included) and what a call answers.
  */
 
-import { type Readable, Transform, Writable } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
@@ -15,16 +12,20 @@ import {
   type InitializeRequest,
   InitializeRequestSchema,
   type InitializeResult,
+  type JSONRPCMessage,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import { createLineReader, errorFrame } from "./jsonrpc-lines.js";
 
 export interface ToolCallOutcome {
   /** Compact JSON of the answer or the error envelope. */
   text: string;
   /** The success answer; omitted on errors (SDK clients validate it against the output schema). */
   structured?: Record<string, unknown>;
+  /** JSON.stringify(structured), when already made (the stdio fast path writes it as it is). */
+  structuredJson?: string;
   isError: boolean;
 }
 
@@ -37,8 +38,16 @@ export interface ToolHost {
   callTool(name: string, args: unknown): Promise<ToolCallOutcome>;
 }
 
+export interface StdioOptions {
+  /** Every frame written passes through it (the front's hand-over, token scrubbing); "" drops it. */
+  filter: (frame: string) => string;
+  output?: Pick<NodeJS.WritableStream, "write" | "once">;
+}
+
 export interface McpServerHandle {
   connect(transport: Transport): Promise<void>;
+  /** Serve over stdio: resolves with where to push decoded stdin text. */
+  connectStdio(options: StdioOptions): Promise<StdioLineTransport>;
   close(): Promise<void>;
 }
 
@@ -71,97 +80,130 @@ export function createMcpServer(host: ToolHost): McpServerHandle {
 
   return {
     connect: (transport) => server.connect(transport),
+    async connectStdio({ filter, output }) {
+      const transport = createStdioTransport(filter, output, host.callTool);
+      await server.connect(transport);
+      return transport;
+    },
     close: () => server.close(),
   };
 }
 
+type Id = string | number;
+
 /**
- * A stdio transport whose stdout passes every frame through `filter` (token scrubbing) before
- * it reaches the real stdout. It reads `input` (stdin, or the start-up front's hand-over stream).
+ * A tools/call of the plain shape every client sends: params exactly `name` and optional
+ * `arguments` (no _meta, no task). Its id, name and arguments, or undefined for any other message.
+ */
+export function plainToolCall(message: unknown): { id: Id; name: string; args: unknown } | undefined {
+  const m = message as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+  if (m.method !== "tools/call" || m.id === undefined || m.params === undefined) return undefined;
+  const { name, arguments: args } = m.params;
+  if (typeof name !== "string") return undefined;
+  for (const key in m.params) if (key !== "name" && key !== "arguments") return undefined;
+  if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args)))
+    return undefined;
+  return { id: m.id as Id, name, args };
+}
+
+/**
+ * The answer frame to a tools/call, byte for byte as the SDK's Server writes it (a test holds the
+ * two paths to that); structuredContent is the answer's JSON as already made, not serialized again.
+ */
+export function toolCallFrame(id: Id, outcome: ToolCallOutcome): string {
+  const text = `{"type":"text","text":${JSON.stringify(outcome.text)}}`;
+  const structured = outcome.structured
+    ? `,"structuredContent":${outcome.structuredJson ?? JSON.stringify(outcome.structured)}`
+    : "";
+  const isError = outcome.isError ? ',"isError":true' : "";
+  return `{"result":{"content":[${text}]${structured}${isError}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`;
+}
+
+/** A stdio transport fed by the start-up front: it takes decoded stdin text and writes frames. */
+export interface StdioLineTransport extends Transport {
+  /** Decoded stdin text; every complete line is parsed, checked and delivered before this returns. */
+  push(text: string): void;
+}
+
+/**
+ * The server's stdio transport: one JSON.parse and at most one schema check per message (the SDK's
+ * StdioServerTransport behind a separate validating gate did both twice, through two more streams).
+ * Every frame written goes through `filter` (the front's hand-over and token scrubbing); a frame the
+ * filter empties is not written.
+ *
+ * With `callTool`, a plain tools/call (see plainToolCall) is answered here, straight from the tool
+ * host, rather than through the SDK's Protocol, which would discriminate the message with three
+ * schema parses (two of them failing, each building an error), parse the request twice more, open
+ * an AbortController and parse the result: measured at about a third of the server's CPU per call
+ * (tools/bench/RESULTS.md). Everything else (initialize, ping, tools/list, notifications, any
+ * unusual shape) goes to the SDK. A notifications/cancelled for a call in flight here drops its
+ * answer, as the SDK does for its own.
  */
 export function createStdioTransport(
   filter: (text: string) => string,
-  input: Readable = process.stdin,
-): Transport {
-  const out = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
-      process.stdout.write(filter(text), callback);
-    },
-  });
-  const gate = jsonRpcLineGate((frame) => out.write(frame));
-  input.pipe(gate);
-  return new StdioServerTransport(gate, out);
-}
-
-function errorFrame(id: string | number | null, code: number, message: string): string {
-  return `${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`;
-}
-
-/** The SDK's own stdio buffer limit: a longer line would end the session. */
-const MAX_LINE = 10 * 1024 * 1024;
-
-/**
- * JSON-RPC 2.0 answers a line that is not JSON with -32700 and one that is not a valid message
- * with -32600; the SDK's stdio transport drops both without a word, leaving a client waiting. This
- * passes each valid line through unchanged and answers the others. A line over 10 MiB is dropped
- * and answered -32600 (id null) instead of ending the session.
- */
-export function jsonRpcLineGate(answer: (frame: string) => void): Transform {
-  const decoder = new StringDecoder("utf8");
-  // The line so far, as pieces (joined once a newline arrives: no quadratic re-scan of a long line).
-  let parts: string[] = [];
-  let pendingLength = 0;
-  let discarding = false;
-  const check = (line: string): string | null => {
-    if (line.trim() === "") return null;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      answer(errorFrame(null, -32700, "Parse error"));
-      return null;
-    }
-    if (JSONRPCMessageSchema.safeParse(value).success) return line;
-    const record =
-      value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-    // A malformed response or error from the client has nothing to answer.
-    if (record && !("method" in record) && ("result" in record || "error" in record)) return null;
-    const id = typeof record?.id === "string" || typeof record?.id === "number" ? record.id : null;
-    answer(errorFrame(id, -32600, "Invalid Request"));
-    return null;
+  output: Pick<NodeJS.WritableStream, "write" | "once"> = process.stdout,
+  callTool?: (name: string, args: unknown) => Promise<ToolCallOutcome>,
+): StdioLineTransport {
+  const out = (frame: string): boolean => {
+    const text = filter(frame);
+    return text.length > 0 ? output.write(text) : true;
   };
-  return new Transform({
-    transform(chunk: Buffer | string, _encoding, callback) {
-      const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
-      let out = "";
-      let start = 0;
-      let nl = text.indexOf("\n");
-      while (nl >= 0) {
-        const piece = text.slice(start, nl);
-        if (discarding || pendingLength + piece.length > MAX_LINE) {
-          answer(errorFrame(null, -32600, "Invalid Request: a line longer than 10 MiB was dropped"));
-        } else {
-          const passed = check((parts.join("") + piece).replace(/\r$/, ""));
-          if (passed !== null) out += `${passed}\n`;
-        }
-        parts = [];
-        pendingLength = 0;
-        discarding = false;
-        start = nl + 1;
-        nl = text.indexOf("\n", start);
-      }
-      const rest = text.slice(start);
-      if (!discarding && rest.length > 0) {
-        parts.push(rest);
-        pendingLength += rest.length;
-        if (pendingLength > MAX_LINE) {
-          discarding = true;
-          parts = [];
-          pendingLength = 0;
-        }
-      }
-      callback(null, out.length > 0 ? out : undefined);
+  let started = false;
+  /** Calls answered here and still running: id → cancelled. */
+  const inFlight = new Map<Id, boolean>();
+  const answerHere = (
+    call: { id: Id; name: string; args: unknown },
+    run: (name: string, args: unknown) => Promise<ToolCallOutcome>,
+  ) => {
+    inFlight.set(call.id, false);
+    const settle = (frame: string) => {
+      const cancelled = inFlight.get(call.id);
+      inFlight.delete(call.id);
+      if (started && cancelled === false) out(frame);
+    };
+    // The host answers every failure as a tool error; a rejection here would be a bug, answered
+    // as the SDK would answer it (-32603), never left unanswered.
+    run(call.name, call.args).then(
+      (outcome) => settle(toolCallFrame(call.id, outcome)),
+      () => settle(errorFrame(call.id, -32603, "Internal error")),
+    );
+  };
+  const noteCancellation = (message: unknown) => {
+    const m = message as { method?: unknown; params?: { requestId?: unknown } };
+    const id = m.method === "notifications/cancelled" ? m.params?.requestId : undefined;
+    if ((typeof id === "string" || typeof id === "number") && inFlight.has(id)) inFlight.set(id, true);
+  };
+  const transport: StdioLineTransport = {
+    async start() {
+      started = true;
     },
+    push(text) {
+      if (started) reader.push(text);
+    },
+    async send(message) {
+      // Like the SDK's transport: resolve once the frame is written or, under backpressure, drained.
+      if (!out(`${JSON.stringify(message)}\n`)) await new Promise((resolve) => output.once("drain", resolve));
+    },
+    async close() {
+      started = false;
+      transport.onclose?.();
+    },
+  };
+  const reader = createLineReader({
+    validate: (value) => {
+      const parsed = JSONRPCMessageSchema.safeParse(value);
+      return parsed.success ? parsed.data : undefined;
+    },
+    deliver: (message) => {
+      const call = callTool ? plainToolCall(message) : undefined;
+      if (call && callTool) {
+        answerHere(call, callTool);
+        return;
+      }
+      noteCancellation(message);
+      transport.onmessage?.(message as JSONRPCMessage);
+    },
+    answer: (frame) => void out(frame),
   });
+  return transport;
 }

@@ -170,7 +170,12 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
 }
 
 export function outcomeForSdk(outcome: ToolOutcome): ToolCallOutcome {
-  if (outcome.ok) return { text: jsonText(outcome.answer), structured: outcome.answer, isError: false };
+  if (outcome.ok) {
+    // jsonText is JSON.stringify of the answer (made once, by scrubDeep), so it is also the exact
+    // JSON of structuredContent.
+    const text = jsonText(outcome.answer);
+    return { text, structured: outcome.answer, structuredJson: text, isError: false };
+  }
   return { text: jsonText(outcome.error), isError: true };
 }
 
@@ -187,6 +192,7 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
   return {
     server: {
       connect: (transport) => server.connect(transport),
+      connectStdio: (stdio) => server.connectStdio(stdio),
       close: async () => {
         await server.close();
         await tools.close();

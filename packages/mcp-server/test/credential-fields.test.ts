@@ -59,4 +59,20 @@ describe("credential-named fields never leave in an answer", () => {
       credential_alias: "openai_api_key",
     });
   });
+
+  it("returns an answer with nothing to drop as it is, and copies only the path to a dropped field", () => {
+    const papers = Array.from({ length: 3 }, (_, id) => ({ id, authors: ["A"], keywords: ["k"] }));
+    const clean = { papers, next_cursor: null };
+    expect(withoutCredentialFields(clean)).toBe(clean);
+    const withSecret = { papers, run: { parameters: { api_key: "sk-x", query: "q" } } };
+    const out = withoutCredentialFields(withSecret);
+    expect(out).toEqual({ papers, run: { parameters: { query: "q" } } });
+    expect(out.papers).toBe(papers);
+    expect(withSecret.run.parameters.api_key).toBe("sk-x");
+  });
+
+  it("keeps a field named __proto__ as a field when it copies", () => {
+    const parsed = JSON.parse('{"__proto__":{"x":1},"token":"t","keep":2}') as Record<string, unknown>;
+    expect(JSON.stringify(withoutCredentialFields(parsed))).toBe('{"__proto__":{"x":1},"keep":2}');
+  });
 });

@@ -1,16 +1,16 @@
 /**
  * Per-call overhead, throughput, memory and connection reuse of the built server over stdio,
  * against the testkit on loopback. The floor of a tool call is the same backend request made
- * directly with @resmon/api-client (the client the server itself uses), interleaved call by call
- * in the same process, against the same testkit.
+ * directly with @resmon/api-client (the client the server itself uses) from this process,
+ * interleaved call by call, against the same testkit (in a process of its own: standin.ts).
  */
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { Socket } from "node:net";
 import { createResmonClient, type ResmonClient } from "@resmon/api-client";
 import type { Testkit } from "@resmon/testkit";
 import type { Launch } from "./coldstart.js";
-
 import { type RpcReply, StdioRpc } from "./rpc.js";
+import type { BenchBackend } from "./standin.js";
 import { cpuMs, median, msSince, p99, rssMiB } from "./stats.js";
 
 type Json = Record<string, unknown>;
@@ -46,34 +46,52 @@ export const CASES: CallCase[] = [
 ];
 
 /**
- * Counts the TCP connections the testkit accepts (server side, via Node's net diagnostics
- * channels), split into those this process's own client opened (the direct floor) and the rest
- * (the server under test, a separate process).
+ * Counts the TCP connections the backend accepts during a phase, split into those this process's
+ * own client opened (the direct floor: their local ports, via Node's net diagnostics channel) and
+ * the rest (the server under test, a separate process).
  */
-export class SocketCounter {
-  private readonly acceptedFrom: number[] = [];
+export class ConnectionCounter {
   private readonly ownPorts = new Set<number>();
-  private readonly onAccept = (message: unknown) => {
-    const socket = (message as { socket?: Socket }).socket;
-    if (socket?.localPort === this.port && socket.remotePort !== undefined)
-      this.acceptedFrom.push(socket.remotePort);
-  };
   private readonly onConnect = (message: unknown) => {
     const socket = (message as { socket?: Socket }).socket;
     socket?.once("connect", () => {
       if (socket.localPort !== undefined) this.ownPorts.add(socket.localPort);
     });
   };
-  constructor(private readonly port: number) {
-    subscribe("net.server.socket", this.onAccept);
+  private constructor(
+    private readonly backend: BenchBackend,
+    private readonly before: number,
+  ) {
     subscribe("net.client.socket", this.onConnect);
   }
-  dispose(): { server: number; direct: number } {
-    unsubscribe("net.server.socket", this.onAccept);
-    unsubscribe("net.client.socket", this.onConnect);
-    const direct = this.acceptedFrom.filter((p) => this.ownPorts.has(p)).length;
-    return { server: this.acceptedFrom.length - direct, direct };
+  static async open(backend: BenchBackend): Promise<ConnectionCounter> {
+    return new ConnectionCounter(backend, (await backend.acceptedRemotePorts()).length);
   }
+  async dispose(): Promise<{ server: number; direct: number }> {
+    unsubscribe("net.client.socket", this.onConnect);
+    const accepted = (await this.backend.acceptedRemotePorts()).slice(this.before);
+    const direct = accepted.filter((p) => this.ownPorts.has(p)).length;
+    return { server: accepted.length - direct, direct };
+  }
+}
+
+/** A stand-in in this very process, seen through the same interface as one in its own. */
+export function inProcessBackend(kit: Testkit): BenchBackend & { dispose(): void } {
+  const accepted: number[] = [];
+  const onAccept = (message: unknown) => {
+    const socket = (message as { socket?: Socket }).socket;
+    if (socket?.localPort === kit.port && socket.remotePort !== undefined) accepted.push(socket.remotePort);
+  };
+  subscribe("net.server.socket", onAccept);
+  return {
+    port: kit.port,
+    token: kit.token,
+    stateDir: kit.stateDir,
+    portFile: kit.portFile,
+    clearRequests: () => kit.clearRequests(),
+    acceptedRemotePorts: async () => [...accepted],
+    dispose: () => unsubscribe("net.server.socket", onAccept),
+  };
 }
 
 function checkReply(reply: RpcReply, tool: string): void {
@@ -108,8 +126,9 @@ export interface Throughput {
 export interface PerCallReport {
   overhead: Overhead[];
   throughput: Throughput[];
-  /** RSS of the server process: after start, after memoryCalls calls, and after twice that. */
-  memory: { afterStartMiB: number; afterCallsMiB: number; afterTwiceMiB: number; calls: number };
+  /** RSS of the server process: after start, after memoryCalls calls, and after twice that
+   * (null for an overhead-only run). */
+  memory: { afterStartMiB: number; afterCallsMiB: number; afterTwiceMiB: number; calls: number } | null;
   /** New TCP connections the testkit accepted: during the interleaved overhead calls (both paths,
    * after warm-up), and during each tool-only throughput batch. */
   sockets: {
@@ -119,7 +138,7 @@ export interface PerCallReport {
   };
 }
 
-export function serverEnv(kit: Testkit): Record<string, string> {
+export function serverEnv(kit: Pick<BenchBackend, "portFile" | "stateDir">): Record<string, string> {
   const env: Record<string, string> = {
     RESMON_PORT_FILE: kit.portFile ?? "",
     RESMON_STATE_DIR: kit.stateDir,
@@ -145,9 +164,9 @@ async function runBatch(inFlight: number, total: number, one: () => Promise<void
 }
 
 export async function measurePerCall(
-  kit: Testkit,
+  kit: BenchBackend,
   launch: Launch,
-  opts: { callsPerCase: number; throughputCalls: number; memoryCalls: number },
+  opts: { callsPerCase: number; throughputCalls: number; memoryCalls: number; overheadOnly?: boolean },
 ): Promise<PerCallReport> {
   const rpc = new StdioRpc(launch.command, launch.args, serverEnv(kit));
   const client = createResmonClient({ port: kit.port, token: kit.token });
@@ -169,7 +188,7 @@ export async function measurePerCall(
       }
     }
 
-    const toolSockets = new SocketCounter(kit.port);
+    const toolSockets = await ConnectionCounter.open(kit);
     const overhead: Overhead[] = [];
     for (const c of CASES) {
       const tool: number[] = [];
@@ -198,14 +217,20 @@ export async function measurePerCall(
         serverCpuMsPerCall: ((await cpuMs(rpc.pid)) - cpuBefore) / calls,
       });
     }
-    const overheadSockets = toolSockets.dispose();
+    const overheadSockets = await toolSockets.dispose();
+    const sockets = {
+      overheadPhase: overheadSockets,
+      overheadCalls: overhead.reduce((sum, o) => sum + o.calls, 0),
+      throughputTool: [] as number[],
+    };
+    if (opts.overheadOnly) return { overhead, throughput: [], memory: null, sockets };
 
     const throughput: Throughput[] = [];
     const throughputSockets: number[] = [];
     const health = CASES[0] as CallCase;
     for (const inFlight of [1, 8, 32]) {
       // Three batches of each, alternating, so a burst of machine noise does not land on one side only.
-      const counter = new SocketCounter(kit.port);
+      const counter = await ConnectionCounter.open(kit);
       const directRates: number[] = [];
       const toolRates: number[] = [];
       for (let round = 0; round < 3; round += 1) {
@@ -221,7 +246,7 @@ export async function measurePerCall(
           }),
         );
       }
-      throughputSockets.push(counter.dispose().server);
+      throughputSockets.push((await counter.dispose()).server);
       const directPerSec = median(directRates);
       const toolPerSec = median(toolRates);
       kit.clearRequests();
@@ -248,11 +273,7 @@ export async function measurePerCall(
       overhead,
       throughput,
       memory: { afterStartMiB, afterCallsMiB, afterTwiceMiB, calls: opts.memoryCalls },
-      sockets: {
-        overheadPhase: overheadSockets,
-        overheadCalls: overhead.reduce((sum, o) => sum + o.calls, 0),
-        throughputTool: throughputSockets,
-      },
+      sockets: { ...sockets, throughputTool: throughputSockets },
     };
   } finally {
     await client.close();
