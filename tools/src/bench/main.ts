@@ -15,6 +15,7 @@ import { floorRssMiB } from "./floor-rss.js";
 import { measureInProcess } from "./inprocess.js";
 import { builtServer, packedServer } from "./launch.js";
 import { inProcessBackend, measurePerCall, type PerCallReport, serverEnv } from "./percall.js";
+import { measurePipeline } from "./pipeline.js";
 import { type Row, renderTable, row, writeJson } from "./report.js";
 import { startStandinProcess } from "./standin.js";
 import { tokenRows } from "./token-report.js";
@@ -226,6 +227,21 @@ async function measure(
   } finally {
     local.dispose();
   }
+  say("the server's own pipeline…");
+  const pipeline = await measurePipeline(kit, settings.callsPerCase);
+  for (const p of pipeline) {
+    rows.push(
+      row(
+        `server's own work per call, stdio line → answer frame, backend answer canned, ${p.label}, median (vs the same call through the SDK's Protocol)`,
+        "µs",
+        p.fast.median,
+        p.sdk.median,
+        "info",
+        null,
+      ),
+    );
+  }
+  extra.pipeline = pipeline;
   say("in process…");
   const inProcess = await measureInProcess(kit, settings.callsPerCase);
   for (const o of inProcess) {
