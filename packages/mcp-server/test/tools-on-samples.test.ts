@@ -211,9 +211,31 @@ describe.skipIf(!HAVE_SAMPLES)("every tool on the real backend's answers", () =>
     async (format) => {
       const body = await ok("export_references", { exec_id: 1, format });
       expect(typeof body.text).toBe("string");
-      expect(fake.seen[0]?.query).toEqual({ format });
+      expect(fake.seen.map((r) => `${r.method} ${r.path}`)).toEqual([
+        "GET /api/executions/{exec_id}",
+        "POST /api/export/references",
+      ]);
+      expect(fake.seen[1]?.body).toEqual({ execution_ids: [1], format });
     },
   );
+
+  it("export_references for an unknown run is not_found, and nothing is exported", async () => {
+    const f = fakeDiscover(
+      sampleResponder({ "GET /api/executions/{exec_id}": "GET__api_executions_{exec_id}.404" }),
+    );
+    const s = await connectInMemory({ env: {}, discoverFn: f.discoverFn });
+    try {
+      const result = await s.client.callTool({
+        name: "export_references",
+        arguments: { exec_id: 999, format: "ris" },
+      });
+      expect(isError(result)).toBe(true);
+      expect(parsed(result).error).toBe("not_found");
+      expect(f.seen.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/executions/{exec_id}"]);
+    } finally {
+      await s.close();
+    }
+  });
 
   it("export_references for chosen papers posts document_ids", async () => {
     const body = await ok("export_references", { doc_ids: [1, 2], format: "ris" });

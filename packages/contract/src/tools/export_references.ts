@@ -27,9 +27,10 @@ export const export_references = readTool({
     format: z.enum(EXPORT_FORMATS),
     text: z.string(),
   }),
-  // exec_id reads the run's own export route; doc_ids posts to the export route.
+  // Both forms post to the export route (the spec's); exec_id first reads the run, since the export
+  // route drops an unknown execution id silently.
   routes: [
     { method: "POST", path: "/api/export/references" },
-    { method: "GET", path: "/api/executions/{exec_id}/references" },
+    { method: "GET", path: "/api/executions/{exec_id}" },
   ],
 });

@@ -13,11 +13,11 @@ export const export_references: Handler<"export_references"> = async (args, { ba
     });
   }
   if (execId !== undefined) {
-    // An execution has its own export route; include_ids is for JSON only and this tool does not ask for it.
+    // The spec's route for both forms is the export route, which drops an execution id it does not
+    // know without a word: the run is read first, so an unknown one is not_found, never an empty export.
+    await backend.call((c) => c.GET("/api/executions/{exec_id}", { params: { path: { exec_id: execId } } }));
     const data = await backend.call((c) =>
-      c.GET("/api/executions/{exec_id}/references", {
-        params: { path: { exec_id: execId }, query: { format } },
-      }),
+      c.POST("/api/export/references", { body: { execution_ids: [execId], format } }),
     );
     return { format, exec_id: execId, text: asText(data) };
   }
