@@ -3,9 +3,15 @@
  * connect timeout, a total timeout that covers the body, and the caller's abort signal. (undici's
  * request costs about half what its fetch does per call, and adds no header of its own beyond Host.)
  * Every failure is classified into an ApiError; nothing here ever includes the token.
+ *
+ * Only the two modules used are imported, not undici's index, which loads all of undici (fetch,
+ * WebSocket, caches, mocks): that was ~70 ms of a stdio server's first tool call (tools/bench/RESULTS.md).
+ * undici has no exports map, so these paths are public files; the version is pinned (~7.30) and the
+ * tests exercise both.
  */
 import { STATUS_CODES } from "node:http";
-import { Agent } from "undici";
+import undiciRequest from "undici/lib/api/api-request.js";
+import Agent from "undici/lib/dispatcher/agent.js";
 import type { ApiError } from "./errors.js";
 import type { BufferedReply } from "./http-body.js";
 
@@ -97,7 +103,7 @@ export class Transport {
       const hasBody = request.method !== "GET" && request.method !== "HEAD";
       const body = hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
       const url = new URL(request.url);
-      const answer = await this.#agent.request({
+      const answer = await undiciRequest.call(this.#agent, {
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: request.method as "GET" | "POST" | "PUT",

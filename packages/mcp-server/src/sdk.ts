@@ -53,8 +53,18 @@ export interface McpServerHandle {
 
 type Initialize = (request: InitializeRequest) => Promise<InitializeResult>;
 
+function refuseElicitationSchemas(): never {
+  throw new Error("resmon-mcp does not elicit input from the client, so it validates no elicitation schema.");
+}
+
 export function createMcpServer(host: ToolHost): McpServerHandle {
-  const server = new Server(host.info, { capabilities: { tools: {} }, instructions: host.instructions });
+  const server = new Server(host.info, {
+    capabilities: { tools: {} },
+    instructions: host.instructions,
+    // The SDK builds an Ajv instance (about 10 ms of the first call) to check elicitation answers;
+    // this server never asks the client for input, so a validator that refuses stands in.
+    jsonSchemaValidator: { getValidator: refuseElicitationSchemas },
+  });
 
   // The SDK answers initialize itself; wrap that answer to add our _meta rather than re-implement it.
   const sdkInitialize = (server as unknown as { _oninitialize: Initialize })._oninitialize.bind(server);
