@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createResmonClient, type ResmonClient } from "../src/index.js";
 import { GUARD_SENTENCES, guardPasses } from "./helpers/fake-resmon.js";
@@ -275,7 +277,51 @@ describe("bodies are parsed by content-type", () => {
   });
 });
 
+/**
+ * A listener in another process that never accepts: its event loop is blocked right after listen,
+ * so once its one-slot accept queue is full the kernel drops further SYNs and a connect hangs.
+ */
+const NEVER_ACCEPTS = `
+import net from "node:net";
+const server = net.createServer();
+server.listen({ host: "127.0.0.1", port: 0, backlog: 1 }, () => {
+  process.stdout.write(server.address().port + "\\n");
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30000);
+});`;
+
 describe("failures of the connection", () => {
+  it("a connect that never completes is a connect timeout, long before the total timeout", async () => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", NEVER_ACCEPTS], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const fillers: Socket[] = [];
+    try {
+      const port = Number(
+        await new Promise<string>((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim()))),
+      );
+      // Fill the accept queue (and then some) so the client's SYN is the one dropped.
+      for (let i = 0; i < 4; i += 1) fillers.push(connect(port, "127.0.0.1").on("error", () => undefined));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const client = createResmonClient({ port, token: TOKEN, connectTimeoutMs: 400, timeoutMs: 20_000 });
+      clients.push(client);
+      const started = Date.now();
+      const answer = await client.GET("/api/health");
+      expect(answer).toEqual({
+        ok: false,
+        error: {
+          kind: "timeout",
+          timeoutMs: 400,
+          message: `Could not connect to http://127.0.0.1:${port} within 400 ms.`,
+        },
+      });
+      // undici's connect timer is coarse (about a second here), but nowhere near the 20 s total.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      for (const socket of fillers) socket.destroy();
+      child.kill("SIGKILL");
+    }
+  });
+
   it("the total timeout fires when no answer comes", async () => {
     const server = await serve(() => {
       /* never answers */
