@@ -101,16 +101,27 @@ export function createMcpServer(host: ToolHost): McpServerHandle {
 
 type Id = string | number;
 
+/** `_meta` that ties a request to a task: the SDK's task machinery handles those. */
+const RELATED_TASK = "io.modelcontextprotocol/related-task";
+
 /**
- * A tools/call of the plain shape every client sends: params exactly `name` and optional
- * `arguments` (no _meta, no task). Its id, name and arguments, or undefined for any other message.
+ * A tools/call of the shape clients send: params `name`, optional `arguments`, and optional `_meta`
+ * (a progress token, a client's own keys; this server sends no progress, so they change nothing)
+ * unless it names a related task. No `task`, no other key. Its id, name and arguments, or undefined
+ * for any other message. The message has passed the JSON-RPC check by then (the SDK's schema, when
+ * `_meta` is present).
  */
 export function plainToolCall(message: unknown): { id: Id; name: string; args: unknown } | undefined {
   const m = message as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
   if (m.method !== "tools/call" || m.id === undefined || m.params === undefined) return undefined;
-  const { name, arguments: args } = m.params;
+  const { name, arguments: args, _meta: meta } = m.params;
   if (typeof name !== "string") return undefined;
-  for (const key in m.params) if (key !== "name" && key !== "arguments") return undefined;
+  for (const key in m.params) if (key !== "name" && key !== "arguments" && key !== "_meta") return undefined;
+  if (
+    meta !== undefined &&
+    (typeof meta !== "object" || meta === null || Array.isArray(meta) || RELATED_TASK in meta)
+  )
+    return undefined;
   if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args)))
     return undefined;
   return { id: m.id as Id, name, args };
@@ -146,7 +157,7 @@ export interface StdioLineTransport extends Transport {
  * schema parses (two of them failing, each building an error), parse the request twice more, open
  * an AbortController and parse the result: a health call's own work in the server is 157 µs that
  * way against 59 µs here (`pnpm bench`, tools/bench/RESULTS.md). Everything else (initialize, ping, tools/list,
- * notifications, any unusual shape) goes to the SDK. A notifications/cancelled for a call in flight
+ * notifications, a call tied to a task or carrying unknown params) goes to the SDK. A notifications/cancelled for a call in flight
  * here drops its answer, as the SDK does for its own.
  */
 export function createStdioTransport(

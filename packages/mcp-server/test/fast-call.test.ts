@@ -56,12 +56,13 @@ describe.skipIf(!HAVE_SAMPLES)("a plain tools/call answered by the stdio fast pa
     try {
       for (const [i, [name, args]] of CALLS.entries()) {
         const params = args === undefined ? { name } : { name, arguments: args };
-        // `_meta` in params sends the same call through the SDK's Protocol instead.
+        // An unknown key in params (which the SDK's schema strips) sends the same call through the
+        // SDK's Protocol instead of the fast path.
         s.transport.push(
           `${JSON.stringify({ jsonrpc: "2.0", id: `fast-${i}`, method: "tools/call", params })}\n`,
         );
         s.transport.push(
-          `${JSON.stringify({ jsonrpc: "2.0", id: `sdk-${i}`, method: "tools/call", params: { ...params, _meta: {} } })}\n`,
+          `${JSON.stringify({ jsonrpc: "2.0", id: `sdk-${i}`, method: "tools/call", params: { ...params, "x-via-sdk": true } })}\n`,
         );
         const fast = await s.answerTo(`fast-${i}`);
         const sdk = await s.answerTo(`sdk-${i}`);
@@ -74,6 +75,22 @@ describe.skipIf(!HAVE_SAMPLES)("a plain tools/call answered by the stdio fast pa
     }
   });
 
+  it("takes a call carrying _meta (a progress token, a client's own keys) the same way", async () => {
+    const s = await stdioServer();
+    try {
+      const meta = { progressToken: 5, "vendor.example/trace": "abc" };
+      s.transport.push(
+        `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_sources", _meta: meta } })}\n`,
+      );
+      s.transport.push(
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_sources","x-via-sdk":true}}\n',
+      );
+      expect((await s.answerTo(1)).replace('"id":1}', "")).toBe((await s.answerTo(2)).replace('"id":2}', ""));
+    } finally {
+      await s.close();
+    }
+  });
+
   it("stays identical when the answer held a secret that was scrubbed", async () => {
     const secret = "fastpath-secret-0123456789abcdef";
     registerSecret(secret);
@@ -81,7 +98,7 @@ describe.skipIf(!HAVE_SAMPLES)("a plain tools/call answered by the stdio fast pa
     try {
       s.transport.push('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"health"}}\n');
       s.transport.push(
-        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"health","_meta":{}}}\n',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"health","x-via-sdk":true}}\n',
       );
       const fast = await s.answerTo(1);
       const sdk = await s.answerTo(2);
@@ -104,7 +121,9 @@ describe("the fast path's reach", () => {
       args: undefined,
     });
     for (const params of [
-      { name: "health", _meta: {} },
+      { name: "health", _meta: { "io.modelcontextprotocol/related-task": { taskId: "t" } } },
+      { name: "health", _meta: [] },
+      { name: "health", "x-via-sdk": true },
       { name: "health", task: { ttl: 1 } },
       { name: 3 },
       { name: "health", arguments: [] },
@@ -144,8 +163,13 @@ describe("the fast path's reach", () => {
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"health","arguments":{}}}\n',
     );
     h.transport.push('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    h.transport.push(
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"health","_meta":{"progressToken":"p"}}}\n',
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect(h.toSdk).toEqual([{ jsonrpc: "2.0", id: 2, method: "ping" }]);
+    expect(h.written).toHaveLength(2);
+    h.written.pop();
     expect(h.written).toEqual([
       '{"result":{"content":[{"type":"text","text":"{\\"tool\\":\\"health\\"}"}],"structuredContent":{"tool":"health"}},"jsonrpc":"2.0","id":1}\n',
     ]);

@@ -2,8 +2,8 @@
  * The server's own work per tool call, from a line pushed into its stdio transport to the answer
  * frame written, with the backend's answer canned (captured once from the stand-in), so neither
  * HTTP nor a second process is timed. Each call goes both ways, interleaved: the plain shape every
- * client sends (the transport's fast path) and the same call with `_meta: {}` in its params, which
- * the fast path leaves to the SDK's Protocol. Same build, same answer bytes (fast-call.test.ts).
+ * client sends (the transport's fast path) and the same call with an unknown key in its params,
+ * which the fast path leaves to the SDK's Protocol (whose schema strips the key). Same build, same answer bytes (fast-call.test.ts).
  */
 import { createResmonClient } from "@resmon/api-client";
 import { createServer, type DiscoverFn } from "@resmon/mcp-server";
@@ -69,7 +69,7 @@ export async function measurePipeline(
     for (const c of CASES) {
       const line = (meta: boolean) => {
         const params = meta
-          ? { name: c.tool, arguments: c.args, _meta: {} }
+          ? { name: c.tool, arguments: c.args, "x-via-sdk": true }
           : { name: c.tool, arguments: c.args };
         return `${JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params })}\n`;
       };
