@@ -32,8 +32,17 @@ const isPlain = (v: unknown): v is Json => typeof v === "object" && v !== null &
 const isId = (v: unknown) => typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 
 /**
+ * `_meta` as the SDK's schema takes it without a second look: a plain object whose progressToken,
+ * if any, is a string or an integer, and that names no related task (whose shape the schema checks).
+ */
+function isPlainMeta(meta: unknown): boolean {
+  if (!isPlain(meta) || "io.modelcontextprotocol/related-task" in meta) return false;
+  return !("progressToken" in meta) || isId(meta.progressToken);
+}
+
+/**
  * The shape nearly every client message has: a request or notification with exactly the JSON-RPC
- * members, and params a plain object without `_meta`. Everything it accepts, the SDK's
+ * members, and params a plain object (its `_meta` plain too). Everything it accepts, the SDK's
  * JSONRPCMessageSchema accepts unchanged (a property test holds it to that); anything else goes to
  * the full check. Saves a schema parse per call.
  */
@@ -46,7 +55,8 @@ export function isPlainRequestOrNotification(value: unknown): boolean {
   }
   if ("params" in value) {
     const params = value.params;
-    if (params !== undefined && (!isPlain(params) || "_meta" in params)) return false;
+    if (params !== undefined && (!isPlain(params) || ("_meta" in params && !isPlainMeta(params._meta))))
+      return false;
     keys += 1;
   }
   return Object.keys(value).length === keys;

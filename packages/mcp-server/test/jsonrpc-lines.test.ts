@@ -41,7 +41,12 @@ describe("the stdio line reader (found by pnpm reliability: the SDK's transport 
   });
 
   it("checks a message outside the usual shape with the SDK's schema", () => {
-    const withMeta = { jsonrpc: "2.0", id: 2, method: "ping", params: { _meta: { progressToken: 3 } } };
+    const withMeta = {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "ping",
+      params: { _meta: { "io.modelcontextprotocol/related-task": { taskId: "t" } } },
+    };
     const result = read(
       `${JSON.stringify(withMeta)}\n${JSON.stringify({ jsonrpc: "2.0", id: 4, result: {} })}\n`,
     );
@@ -82,26 +87,46 @@ describe("the stdio line reader (found by pnpm reliability: the SDK's transport 
 
 describe("the fast check accepts only what the SDK's JSONRPCMessageSchema accepts, unchanged", () => {
   const id = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null), fc.boolean());
+  const params = fc.oneof(
+    fc.dictionary(fc.string(), fc.jsonValue()),
+    fc.record({ _meta: fc.jsonValue() }),
+    fc.record({
+      _meta: fc.record(
+        {
+          progressToken: fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null), fc.boolean()),
+          "io.modelcontextprotocol/related-task": fc.oneof(
+            fc.record({ taskId: fc.string() }),
+            fc.jsonValue(),
+          ),
+          other: fc.jsonValue(),
+        },
+        { requiredKeys: [] },
+      ),
+      name: fc.string(),
+    }),
+    fc.array(fc.jsonValue()),
+    fc.constant(null),
+  );
   const message = fc.record(
     {
       jsonrpc: fc.oneof(fc.constant("2.0"), fc.constant("1.0"), fc.integer()),
       id,
       method: fc.oneof(fc.string(), fc.integer()),
-      params: fc.oneof(
-        fc.dictionary(fc.string(), fc.jsonValue()),
-        fc.record({ _meta: fc.jsonValue() }),
-        fc.array(fc.jsonValue()),
-        fc.constant(null),
-      ),
+      params,
       result: fc.jsonValue(),
       extra: fc.jsonValue(),
     },
     { requiredKeys: [] },
   );
+  // Mostly well-formed messages, so the fast check's own branches (params, _meta) are reached often.
+  const nearlyValid = fc.record(
+    { jsonrpc: fc.constant("2.0"), id, method: fc.string(), params },
+    { requiredKeys: ["jsonrpc", "method"] },
+  );
 
   it("holds over generated messages and arbitrary JSON", () => {
     fc.assert(
-      fc.property(fc.oneof(message, fc.jsonValue()), (value) => {
+      fc.property(fc.oneof(message, nearlyValid, fc.jsonValue()), (value) => {
         // Through JSON, as the reader sees it.
         const parsed: unknown = JSON.parse(JSON.stringify(value) ?? "null");
         if (!isPlainRequestOrNotification(parsed)) return;
@@ -117,9 +142,12 @@ describe("the fast check accepts only what the SDK's JSONRPCMessageSchema accept
     expect(isPlainRequestOrNotification({ jsonrpc: "2.0", id: 1, method: "tools/list" })).toBe(true);
     expect(isPlainRequestOrNotification({ jsonrpc: "2.0", method: "notifications/initialized" })).toBe(true);
     expect(isPlainRequestOrNotification({ jsonrpc: "2.0", id: 2 ** 60, method: "ping" })).toBe(false);
-    expect(isPlainRequestOrNotification({ jsonrpc: "2.0", id: 1, method: "x", params: { _meta: {} } })).toBe(
-      false,
-    );
+    const withMeta = (meta: unknown) => ({ jsonrpc: "2.0", id: 1, method: "x", params: { _meta: meta } });
+    expect(isPlainRequestOrNotification(withMeta({ progressToken: 2, "vendor/key": [1] }))).toBe(true);
+    expect(isPlainRequestOrNotification(withMeta({ progressToken: 1.5 }))).toBe(false);
+    expect(
+      isPlainRequestOrNotification(withMeta({ "io.modelcontextprotocol/related-task": { taskId: "t" } })),
+    ).toBe(false);
   });
 });
 
