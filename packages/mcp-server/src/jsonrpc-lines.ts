@@ -29,6 +29,8 @@ export interface LineReader {
 }
 
 const isPlain = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+/** JSON.parse makes "__proto__" an own key; the schema's copy drops it, so such objects go to the schema. */
+const isPlainCopyable = (v: unknown): v is Json => isPlain(v) && !Object.hasOwn(v, "__proto__");
 const isId = (v: unknown) => typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 
 /**
@@ -36,7 +38,7 @@ const isId = (v: unknown) => typeof v === "string" || (typeof v === "number" && 
  * if any, is a string or an integer, and that names no related task (whose shape the schema checks).
  */
 function isPlainMeta(meta: unknown): boolean {
-  if (!isPlain(meta) || "io.modelcontextprotocol/related-task" in meta) return false;
+  if (!isPlainCopyable(meta) || "io.modelcontextprotocol/related-task" in meta) return false;
   return !("progressToken" in meta) || isId(meta.progressToken);
 }
 
@@ -55,7 +57,10 @@ export function isPlainRequestOrNotification(value: unknown): boolean {
   }
   if ("params" in value) {
     const params = value.params;
-    if (params !== undefined && (!isPlain(params) || ("_meta" in params && !isPlainMeta(params._meta))))
+    if (
+      params !== undefined &&
+      (!isPlainCopyable(params) || ("_meta" in params && !isPlainMeta(params._meta)))
+    )
       return false;
     keys += 1;
   }
