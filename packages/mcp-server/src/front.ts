@@ -17,6 +17,7 @@ import {
   TOOLS_LIST_JSON,
 } from "./generated/first-answers.js";
 import { hostInfo } from "./host-info.js";
+import { isPlain, isPlainRequestOrNotification } from "./jsonrpc-lines.js";
 
 type Json = Record<string, unknown>;
 
@@ -44,15 +45,15 @@ export interface FrontOptions {
 /** The longest line the front buffers before it leaves the line to the SDK path's limits. */
 const MAX_FRONT_LINE = 1024 * 1024;
 
-const isPlain = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const onlyKeys = (v: Json, allowed: readonly string[]) => Object.keys(v).every((k) => allowed.includes(k));
-const isId = (v: unknown): v is Id => typeof v === "string" || (typeof v === "number" && Number.isInteger(v));
 
-/** A request the front may answer: exact JSON-RPC 2.0 shape, nothing extra. */
+/** A request the front may answer: the exact JSON-RPC 2.0 shape the stdio transport's own check takes. */
 function requestOf(value: unknown): { id: Id; method: string; params: unknown } | undefined {
-  if (!isPlain(value) || !onlyKeys(value, ["jsonrpc", "id", "method", "params"])) return undefined;
-  if (value.jsonrpc !== "2.0" || !isId(value.id) || typeof value.method !== "string") return undefined;
-  return { id: value.id, method: value.method, params: value.params };
+  if (!isPlainRequestOrNotification(value)) return undefined;
+  const request = value as { id?: Id; method: string; params?: unknown };
+  return request.id === undefined
+    ? undefined
+    : { id: request.id, method: request.method, params: request.params };
 }
 
 function isEmptyObject(v: unknown): boolean {

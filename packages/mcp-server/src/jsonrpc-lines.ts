@@ -28,10 +28,12 @@ export interface LineReader {
   push(text: string): void;
 }
 
-const isPlain = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isPlain = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 /** JSON.parse makes "__proto__" an own key; the schema's copy drops it, so such objects go to the schema. */
 const isPlainCopyable = (v: unknown): v is Json => isPlain(v) && !Object.hasOwn(v, "__proto__");
-const isId = (v: unknown) => typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
+/** A JSON-RPC id as the SDK's schema takes it: a string or a safe integer. */
+export const isId = (v: unknown): v is string | number =>
+  typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 
 /**
  * `_meta` as the SDK's schema takes it without a second look: a plain object whose progressToken,
