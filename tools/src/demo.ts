@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { startTestkit, type Testkit } from "@resmon/testkit";
+import { serverEnv, startTestkit, type Testkit } from "@resmon/testkit";
 
 type Json = Record<string, unknown>;
 
@@ -49,11 +49,7 @@ function paperLine(p: Json): string {
 
 /** The harness side: one MCP client over stdio to the built server. */
 async function connect(kit: Testkit, stateDir: string): Promise<Client> {
-  const env: Record<string, string> = { RESMON_PORT_FILE: kit.portFile ?? "", RESMON_STATE_DIR: stateDir };
-  for (const key of ["PATH", "HOME", "SYSTEMROOT"]) {
-    const value = process.env[key];
-    if (value !== undefined) env[key] = value;
-  }
+  const env = serverEnv({ portFile: kit.portFile, stateDir });
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [serverBin],

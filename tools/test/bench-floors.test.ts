@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createResmonClient } from "@resmon/api-client";
+import { serverEnv } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConnectionCounter, serverEnv } from "../src/bench/percall.js";
+import { ConnectionCounter } from "../src/bench/percall.js";
 import { StdioRpc } from "../src/bench/rpc.js";
 import { type StandinProcess, startStandinProcess } from "../src/bench/standin.js";
 
@@ -44,10 +45,7 @@ describe("the minimal stdio bridge", () => {
     const rpc = new StdioRpc(
       process.execPath,
       [join(import.meta.dirname, "..", "src", "bench", "bridge.mjs")],
-      {
-        ...serverEnv(standin),
-        PATH: process.env.PATH ?? "",
-      },
+      serverEnv(standin),
     );
     try {
       await rpc.handshake();

@@ -9,12 +9,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
-import { startTestkit, type Testkit } from "@resmon/testkit";
+import { serverEnv, startTestkit, type Testkit } from "@resmon/testkit";
 import { type Launch, measureColdStart, measureFirstCall } from "./coldstart.js";
 import { floorRssMiB } from "./floor-rss.js";
 import { measureInProcess } from "./inprocess.js";
 import { builtServer, packedServer } from "./launch.js";
-import { inProcessBackend, measurePerCall, type PerCallReport, serverEnv } from "./percall.js";
+import { inProcessBackend, measurePerCall, type PerCallReport } from "./percall.js";
 import { measurePipeline } from "./pipeline.js";
 import { type Row, renderTable, row, writeJson } from "./report.js";
 import { startStandinProcess } from "./standin.js";

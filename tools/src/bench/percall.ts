@@ -7,7 +7,7 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { Socket } from "node:net";
 import { createResmonClient, type ResmonClient } from "@resmon/api-client";
-import type { Testkit } from "@resmon/testkit";
+import { serverEnv, type Testkit } from "@resmon/testkit";
 import type { Launch } from "./coldstart.js";
 import { type RpcReply, StdioRpc } from "./rpc.js";
 import type { BenchBackend } from "./standin.js";
@@ -136,18 +136,6 @@ export interface PerCallReport {
     overheadCalls: number;
     throughputTool: number[];
   };
-}
-
-export function serverEnv(kit: Pick<BenchBackend, "portFile" | "stateDir">): Record<string, string> {
-  const env: Record<string, string> = {
-    RESMON_PORT_FILE: kit.portFile ?? "",
-    RESMON_STATE_DIR: kit.stateDir,
-  };
-  for (const key of ["PATH", "HOME", "SYSTEMROOT"]) {
-    const value = process.env[key];
-    if (value !== undefined) env[key] = value;
-  }
-  return env;
 }
 
 async function runBatch(inFlight: number, total: number, one: () => Promise<void>): Promise<number> {

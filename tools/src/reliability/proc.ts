@@ -24,15 +24,7 @@ export function currentServerFile(): string {
   return serverFile;
 }
 
-/** A minimal environment: nothing RESMON_* leaks in from the machine running the suite. */
-export function cleanEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of ["PATH", "HOME", "SYSTEMROOT", "TMPDIR", "TEMP"]) {
-    const value = process.env[key];
-    if (value !== undefined) env[key] = value;
-  }
-  return { ...env, ...extra };
-}
+export { cleanEnv } from "@resmon/testkit";
 
 /** A problem found in the bytes a server wrote. */
 export interface ByteFinding {

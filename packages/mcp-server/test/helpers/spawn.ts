@@ -16,15 +16,7 @@ function shippedBin(): string {
 export const CLI = shippedBin();
 export const HAVE_CLI = existsSync(CLI);
 
-/** A minimal environment: nothing RESMON_* leaks in from the machine running the tests. */
-export function cleanEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of ["PATH", "HOME", "SYSTEMROOT", "TMPDIR", "TEMP"]) {
-    const value = process.env[key];
-    if (value !== undefined) env[key] = value;
-  }
-  return { ...env, ...extra };
-}
+export { cleanEnv } from "@resmon/testkit";
 
 /** A raw JSON-RPC conversation with `node dist/cli.js`, reading frames exactly as written to stdout. */
 export class RawServer {
