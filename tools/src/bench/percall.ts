@@ -10,7 +10,7 @@ import { createResmonClient, type ResmonClient } from "@resmon/api-client";
 import { serverEnv, type Testkit } from "@resmon/testkit";
 import type { Launch } from "./coldstart.js";
 import { type RpcReply, StdioRpc } from "./rpc.js";
-import type { BenchBackend } from "./standin.js";
+import { type BenchBackend, recordAccepted } from "./standin.js";
 import { cpuMs, median, msSince, p99, rssMiB } from "./stats.js";
 
 type Json = Record<string, unknown>;
@@ -77,20 +77,15 @@ export class ConnectionCounter {
 
 /** A stand-in in this very process, seen through the same interface as one in its own. */
 export function inProcessBackend(kit: Testkit): BenchBackend & { dispose(): void } {
-  const accepted: number[] = [];
-  const onAccept = (message: unknown) => {
-    const socket = (message as { socket?: Socket }).socket;
-    if (socket?.localPort === kit.port && socket.remotePort !== undefined) accepted.push(socket.remotePort);
-  };
-  subscribe("net.server.socket", onAccept);
+  const accepted = recordAccepted(() => kit.port);
   return {
     port: kit.port,
     token: kit.token,
     stateDir: kit.stateDir,
     portFile: kit.portFile,
     clearRequests: () => kit.clearRequests(),
-    acceptedRemotePorts: async () => [...accepted],
-    dispose: () => unsubscribe("net.server.socket", onAccept),
+    acceptedRemotePorts: async () => [...accepted.ports],
+    dispose: accepted.dispose,
   };
 }
 

@@ -6,7 +6,7 @@
  * connections it accepts (by remote port) over IPC, so connection reuse is still counted.
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { subscribe } from "node:diagnostics_channel";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { readFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import { join } from "node:path";
@@ -27,6 +27,20 @@ export interface BenchBackend {
 export interface StandinProcess extends BenchBackend {
   readonly pid: number;
   stop(): Promise<void>;
+}
+
+/**
+ * Records the remote port of every connection a listener on `port()` accepts (Node's net
+ * diagnostics channel sees the server side of each accept in this process).
+ */
+export function recordAccepted(port: () => number): { ports: number[]; dispose(): void } {
+  const ports: number[] = [];
+  const onAccept = (message: unknown) => {
+    const socket = (message as { socket?: Socket }).socket;
+    if (socket?.localPort === port() && socket.remotePort !== undefined) ports.push(socket.remotePort);
+  };
+  subscribe("net.server.socket", onAccept);
+  return { ports, dispose: () => unsubscribe("net.server.socket", onAccept) };
 }
 
 type ToChild = { type: "clear" } | { type: "accepted"; seq: number };
@@ -82,18 +96,14 @@ export async function startStandinProcess(stateDir: string): Promise<StandinProc
 async function child(stateDir: string): Promise<void> {
   const { startTestkit } = await import("@resmon/testkit");
   const post = (m: FromChild) => process.send?.(m);
-  const accepted: number[] = [];
   let port = 0;
-  subscribe("net.server.socket", (message) => {
-    const socket = (message as { socket?: Socket }).socket;
-    if (socket?.localPort === port && socket.remotePort !== undefined) accepted.push(socket.remotePort);
-  });
+  const accepted = recordAccepted(() => port);
   try {
     const kit = await startTestkit({ stateDir, seed: "demo" });
     port = kit.port;
     process.on("message", (m: ToChild) => {
       if (m.type === "clear") kit.clearRequests();
-      else if (m.type === "accepted") post({ type: "accepted", seq: m.seq, ports: accepted });
+      else if (m.type === "accepted") post({ type: "accepted", seq: m.seq, ports: accepted.ports });
     });
     // The parent going away (or SIGTERM) ends the stand-in.
     process.on("disconnect", () => void kit.stop().finally(() => process.exit(0)));

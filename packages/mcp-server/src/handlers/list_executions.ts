@@ -34,19 +34,19 @@ export const list_executions: Handler<"list_executions"> = async (args, { backen
       "the executions",
     );
 
+  const pageAnswer = (page: unknown[], hasMore: boolean) => ({
+    executions: page,
+    count: page.length,
+    offset,
+    limit,
+    has_more: hasMore,
+    next_offset: hasMore ? offset + page.length : null,
+  });
+
   if (routineId === undefined && status === undefined) {
     // One extra row says whether another page exists without claiming a total resmon never gave.
     const rows = await fetchPage(offset, Math.min(limit + 1, BACKEND_PAGE));
-    const page = rows.slice(0, limit).map(projection);
-    const hasMore = rows.length > limit;
-    return {
-      executions: page,
-      count: page.length,
-      offset,
-      limit,
-      has_more: hasMore,
-      next_offset: hasMore ? offset + page.length : null,
-    };
+    return pageAnswer(rows.slice(0, limit).map(projection), rows.length > limit);
   }
 
   // resmon has no routine or status filter: walk its pages and filter here, honestly.
@@ -71,16 +71,7 @@ export const list_executions: Handler<"list_executions"> = async (args, { backen
   const page = matches.slice(offset, offset + limit).map(projection);
   // An empty page at the scan cap must not point back at itself: the note says why it stopped.
   const hasMore = (matches.length > offset + limit || !exhausted) && page.length > 0;
-  const answer: Record<string, unknown> = {
-    executions: page,
-    count: page.length,
-    offset,
-    limit,
-    has_more: hasMore,
-    next_offset: hasMore ? offset + page.length : null,
-    filtered_here: true,
-    scanned,
-  };
+  const answer: Record<string, unknown> = { ...pageAnswer(page, hasMore), filtered_here: true, scanned };
   if (exhausted) answer.total = matches.length;
   else if (scanned >= MAX_SCANNED) {
     answer.note = `Stopped after reading ${scanned} runs; more may match further back.`;
