@@ -13,6 +13,23 @@ export interface Admission {
   runDurationMs: number;
 }
 
+/** How runs are being steered by a test: see Testkit.holdRuns, fillSlots and failSweeps. */
+export interface RunControls {
+  /** While true, a run whose duration is up waits in `due` instead of finishing. */
+  holding: boolean;
+  due: Set<number>;
+  /** Runs started by fillSlots: they end only when freeSlots() is called. */
+  pinned: Set<number>;
+  /** How many runs still to start will end failed (Infinity: every one until switched off). */
+  failNext: number;
+  /** Runs started while failNext was above zero. */
+  doomed: Set<number>;
+}
+
+export function newRunControls(): RunControls {
+  return { holding: false, due: new Set(), pinned: new Set(), failNext: 0, doomed: new Set() };
+}
+
 export const SCHEMA_VERSION = 21;
 export const BACKEND_VERSION = "2.3.0";
 
@@ -33,6 +50,8 @@ export class Backend {
   /** routine id -> execution holding its claim. */
   claims = new Map<number, number>();
   timers = new Set<NodeJS.Timeout>();
+  /** Scan-test controls (runner.ts): runs are held, slots pinned, runs made to fail. */
+  runControls: RunControls = newRunControls();
   private readonly vectors = new Map<number, Float64Array>();
 
   constructor(readonly seed: SeedName) {
@@ -52,6 +71,9 @@ export class Backend {
       }
     }
     this.active.clear();
+    // The runs the controls named are over; the test's settings (holding, failing) stay.
+    const { holding, failNext } = this.runControls;
+    this.runControls = { ...newRunControls(), holding, failNext };
     this.queue = [];
     this.claims.clear();
     this.runtimeId = randomUUID();

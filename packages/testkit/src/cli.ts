@@ -1,8 +1,28 @@
 #!/usr/bin/env node
+import { createInterface } from "node:readline";
+import { applyControl, CONTROL_USAGE } from "./control.js";
 import { startTestkit } from "./testkit.js";
 
-const USAGE =
-  "usage: resmon-testkit serve --state-dir DIR [--port N|0] [--port-file PATH] [--seed demo|small]";
+const USAGE = [
+  "usage: resmon-testkit serve --state-dir DIR [--port N|0] [--port-file PATH] [--seed demo|small]",
+  "         [--max-concurrent N] [--queue-limit N] [--run-duration-ms N]",
+  `controls, one per line on stdin, each answered by one JSON line: ${CONTROL_USAGE.join(" | ")}`,
+].join("\n");
+
+const FLAGS = [
+  "--state-dir",
+  "--port",
+  "--port-file",
+  "--seed",
+  "--max-concurrent",
+  "--queue-limit",
+  "--run-duration-ms",
+];
+const ADMISSION_FLAGS = {
+  "--max-concurrent": ["maxConcurrent", 1],
+  "--queue-limit": ["queueLimit", 0],
+  "--run-duration-ms": ["runDurationMs", 0],
+} as const;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -16,8 +36,7 @@ async function main(argv: string[]): Promise<void> {
   for (let i = 0; i < rest.length; i++) {
     const flag = rest[i] ?? "";
     const value = rest[i + 1];
-    if (!["--state-dir", "--port", "--port-file", "--seed"].includes(flag) || value === undefined)
-      fail(`unexpected argument: ${flag}`);
+    if (!FLAGS.includes(flag) || value === undefined) fail(`unexpected argument: ${flag}`);
     opts[flag] = value;
     i++;
   }
@@ -27,7 +46,16 @@ async function main(argv: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`not a port: ${opts["--port"]}`);
   const seed = opts["--seed"] ?? "demo";
   if (seed !== "demo" && seed !== "small") fail(`unknown seed: ${seed}`);
+  const admission: { maxConcurrent?: number; queueLimit?: number; runDurationMs?: number } = {};
+  for (const [flag, [key, min]] of Object.entries(ADMISSION_FLAGS)) {
+    const text = opts[flag];
+    if (text === undefined) continue;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < min) fail(`not a count for ${flag}: ${text}`);
+    admission[key] = n;
+  }
   const kit = await startTestkit({ stateDir, port, portFile: opts["--port-file"], seed });
+  kit.setAdmission(admission);
   process.stdout.write(
     `${JSON.stringify({ port: kit.port, state_dir: kit.stateDir, port_file: kit.portFile, runtime_id: kit.runtimeId })}\n`,
   );
@@ -42,6 +70,21 @@ async function main(argv: string[]): Promise<void> {
   };
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
+  // Controls are applied one at a time, in the order they arrive; stdin ending changes nothing.
+  let pending = Promise.resolve();
+  createInterface({ input: process.stdin }).on("line", (line) => {
+    if (!line.trim()) return;
+    pending = pending
+      .then(() => applyControl(kit, line))
+      .catch((err: unknown) => ({
+        control: line.trim().split(/\s+/)[0],
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+      }))
+      .then((answer) => {
+        process.stdout.write(`${JSON.stringify(answer)}\n`);
+      });
+  });
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

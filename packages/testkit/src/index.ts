@@ -1,6 +1,8 @@
 export type { EmbeddingState, IdentityMode } from "./backend.js";
+export { applyControl, CONTROL_USAGE, type ControlAnswer } from "./control.js";
 export { DECLARED_ROUTES, type DeclaredRoute } from "./declared.js";
 export { cleanEnv, serverEnv } from "./env.js";
 export type { Fault } from "./faults.js";
+export { FAILED_SOURCE_MESSAGE } from "./runner.js";
 export type { SeedName, SeedSummary } from "./seed/index.js";
 export { type RecordedRequest, startTestkit, type Testkit, type TestkitOptions } from "./testkit.js";

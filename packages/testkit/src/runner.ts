@@ -17,8 +17,18 @@ export interface RunRequest {
   maxResults: number;
 }
 
-/** Start an execution that holds an admission slot and ends `runDurationMs` later. */
-export function startExecution(backend: Backend, req: RunRequest): Execution {
+/** What a source that failed under failSweeps("run_failed") recorded (resmon's wording for a 503 upstream). */
+export const FAILED_SOURCE_MESSAGE = "Upstream returned HTTP 503";
+
+/**
+ * Start an execution that holds an admission slot and ends `runDurationMs` later (or, when
+ * `pinned`, only when freeSlots() ends it; while runs are held, at releaseRuns()).
+ */
+export function startExecution(
+  backend: Backend,
+  req: RunRequest,
+  opts: { pinned?: boolean } = {},
+): Execution {
   const id = backend.store.next.execution++;
   const now = nowUtc();
   const parameters: JsonObject = { query: req.query, repositories: req.repositories };
@@ -85,16 +95,88 @@ export function startExecution(backend: Backend, req: RunRequest): Execution {
   backend.store.executions.set(id, e);
   backend.active.add(id);
   if (req.routineId !== null) backend.claims.set(req.routineId, id);
-  backend.later(backend.admission.runDurationMs, () => finishExecution(backend, e));
+  const controls = backend.runControls;
+  if (opts.pinned) {
+    controls.pinned.add(id);
+  } else {
+    if (req.executionType === "deep_sweep" && controls.failNext > 0) {
+      controls.failNext--;
+      controls.doomed.add(id);
+    }
+    backend.later(backend.admission.runDurationMs, () => {
+      if (backend.runControls.holding) backend.runControls.due.add(id);
+      else finishExecution(backend, e);
+    });
+  }
   return e;
+}
+
+/** Stop holding runs, and end every run whose time came while they were held. */
+export function releaseRuns(backend: Backend): void {
+  const controls = backend.runControls;
+  controls.holding = false;
+  const due = [...controls.due];
+  controls.due.clear();
+  for (const id of due) {
+    const e = backend.store.executions.get(id);
+    if (e) finishExecution(backend, e);
+  }
+}
+
+/** Start runs that take `n` admission slots (default: every free one) until freeSlots(). */
+export function fillSlots(backend: Backend, n?: number): number[] {
+  const free = Math.max(0, backend.admission.maxConcurrent - backend.active.size);
+  const count = n ?? free;
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const e = startExecution(
+      backend,
+      {
+        executionType: "deep_sweep",
+        routineId: null,
+        query: "another client's sweep",
+        repositories: ["arxiv"],
+        dateFrom: null,
+        dateTo: null,
+        maxResults: 100,
+      },
+      { pinned: true },
+    );
+    ids.push(e.id);
+  }
+  return ids;
+}
+
+/** End the runs fillSlots started (completed), which lets queued routine fires start. */
+export function freeSlots(backend: Backend): void {
+  const pinned = [...backend.runControls.pinned];
+  backend.runControls.pinned.clear();
+  for (const id of pinned) {
+    const e = backend.store.executions.get(id);
+    if (e) finishExecution(backend, e);
+  }
 }
 
 function finishExecution(backend: Backend, e: Execution): void {
   if (e.status !== "running") return;
+  const doomed = backend.runControls.doomed.delete(e.id);
   const words = (e.query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const recorded = nowUtc().slice(0, 19).replace("T", " ");
   const found: number[] = [];
   const outcomes: SourceOutcome[] = (e.selection ?? []).map((source) => {
+    if (doomed) {
+      return {
+        source,
+        status: "error",
+        result_count: 0,
+        zero_reason: null,
+        zero_detail: null,
+        in_part: false,
+        error_message: FAILED_SOURCE_MESSAGE,
+        recorded_at: recorded,
+        sent: [e.query ?? ""],
+      };
+    }
     if (!KNOWN_SOURCES.has(source)) {
       return {
         source,
@@ -148,7 +230,8 @@ function finishExecution(backend: Backend, e: Execution): void {
     cross_source: found.length - e.document_ids.length,
   };
   e.status = outcomes.some((o) => o.status === "ok") ? "completed" : "failed";
-  if (e.status === "failed") e.error_message = "No selected source answered.";
+  if (e.status === "failed")
+    e.error_message = doomed ? FAILED_SOURCE_MESSAGE : "No selected source answered.";
   e.end_time = nowUtc();
   e.current_stage = "finalizing";
   e.last_seen_at_utc = e.end_time;

@@ -8,6 +8,7 @@ import { mintToken, removeQuietly, tokenFilePath, writeAtomic } from "./files.js
 import { checkGuard } from "./guard.js";
 import type { Query, Reply } from "./reply.js";
 import { match } from "./router.js";
+import { fillSlots, freeSlots, releaseRuns } from "./runner.js";
 import { type SeedName, type SeedSummary, summarize } from "./seed/index.js";
 import { bodyErrors, coerceBody, undeclared } from "./strict.js";
 
@@ -57,10 +58,31 @@ export interface Testkit {
   /** Only these papers count as embedded (null: the seeded set). */
   setEmbeddedOnly(ids: number[] | null): void;
   setAdmission(opts: { maxConcurrent?: number; queueLimit?: number; runDurationMs?: number }): void;
+  /** From now on no run ends (sweeps and routine runs stay `running`) until releaseRuns(). */
+  holdRuns(): void;
+  /** Stop holding: runs whose duration passed while held end now, the rest when it passes. */
+  releaseRuns(): void;
+  /**
+   * Start runs that occupy `n` admission slots (default: every free one) until freeSlots(), as
+   * another client's sweeps would: a sweep is then refused 429 + Retry-After, a routine fire is
+   * queued (202), and once the queue is full refused 409. Returns the runs' execution ids.
+   */
+  fillSlots(n?: number): number[];
+  /** End the runs fillSlots started (completed); queued routine fires then start. */
+  freeSlots(): void;
+  /**
+   * Make sweeps fail, for the next `times` sweeps (default: until switched off with null):
+   * "unavailable" answers POST /api/search/sweep with 503 (nothing started); "run_failed" admits
+   * the sweep and ends its run `failed`, every source recording resmon's "Upstream returned HTTP 503".
+   */
+  failSweeps(mode: "unavailable" | "run_failed" | null, opts?: { times?: number }): void;
+  /** A new runtime_id and token, on the same port; running work ends interrupted (daemon_restart). */
   restart(): Promise<void>;
   stop(): Promise<void>;
   crash(): Promise<void>;
 }
+
+const SWEEP_ROUTE = "/api/search/sweep";
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -340,6 +362,32 @@ class TestkitServer implements Testkit {
       this.backend.admission,
       Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
     );
+  }
+
+  holdRuns(): void {
+    this.backend.runControls.holding = true;
+  }
+
+  releaseRuns(): void {
+    releaseRuns(this.backend);
+  }
+
+  fillSlots(n?: number): number[] {
+    return fillSlots(this.backend, n);
+  }
+
+  freeSlots(): void {
+    freeSlots(this.backend);
+  }
+
+  failSweeps(mode: "unavailable" | "run_failed" | null, opts: { times?: number } = {}): void {
+    const times = opts.times;
+    this.faults.set(
+      SWEEP_ROUTE,
+      mode === "unavailable" ? { kind: "status", status: 503 } : null,
+      times === undefined ? { method: "POST" } : { method: "POST", times },
+    );
+    this.backend.runControls.failNext = mode === "run_failed" ? (times ?? Number.POSITIVE_INFINITY) : 0;
   }
 
   async restart(): Promise<void> {

@@ -46,6 +46,65 @@ describe.skipIf(!existsSync(CLI))("resmon-testkit serve", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("takes admission flags and reads controls on stdin, one JSON answer per line", async () => {
+    const dir = tempDir();
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        "serve",
+        "--state-dir",
+        dir,
+        "--seed",
+        "small",
+        "--max-concurrent",
+        "1",
+        "--run-duration-ms",
+        "40",
+      ],
+      { stdio: ["pipe", "pipe", "pipe"] },
+    );
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const next = async () => JSON.parse(String((await lines.next()).value)) as Record<string, unknown>;
+    const ready = await next();
+    const control = async (line: string) => {
+      child.stdin.write(`${line}\n`);
+      return next();
+    };
+    const sweep = () =>
+      fetch(`http://127.0.0.1:${String(ready.port)}/api/search/sweep`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${readFileSync(join(dir, `api-token-${String(ready.port)}`), "utf8")}`,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ query: "protein", repositories: ["arxiv"] }),
+      });
+    expect(await control("fill-slots")).toMatchObject({ control: "fill-slots", ok: true });
+    expect((await sweep()).status).toBe(429);
+    await control("free-slots");
+    expect(await control("fail-sweeps unavailable 1")).toMatchObject({
+      ok: true,
+      mode: "unavailable",
+      times: 1,
+    });
+    expect((await sweep()).status).toBe(503);
+    expect((await sweep()).status).toBe(200);
+    const token = readFileSync(join(dir, `api-token-${String(ready.port)}`), "utf8");
+    const restarted = await control("restart");
+    expect(restarted).toMatchObject({ control: "restart", ok: true, port: ready.port });
+    expect(restarted.runtime_id).not.toBe(ready.runtime_id);
+    expect(readFileSync(join(dir, `api-token-${String(ready.port)}`), "utf8")).not.toBe(token);
+    expect(await control("nonsense")).toMatchObject({ control: "nonsense", ok: false });
+    expect(JSON.stringify(restarted)).not.toContain(token);
+    const code = await new Promise<number | null>((resolve) => {
+      child.once("exit", resolve);
+      child.kill("SIGTERM");
+    });
+    expect(code).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("refuses a bad command line with usage and exit code 2", async () => {
     const child = spawn(process.execPath, [CLI, "serve"], { stdio: ["ignore", "pipe", "pipe"] });
     let err = "";
