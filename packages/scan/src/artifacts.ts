@@ -1,0 +1,110 @@
+import { hashOf } from "./canonical.js";
+import { ScanError } from "./errors.js";
+import type { NextAction, RankedEntry, ScreenScore } from "./types.js";
+
+export interface FitProblems {
+  missing_ids: number[];
+  unknown_ids: number[];
+  duplicate_ids: number[];
+  bad_criteria: string[];
+}
+
+/** Which ids an artifact misses, repeats or invents against the expected ones. */
+export function fitIds(
+  expected: readonly number[],
+  sent: readonly number[],
+): Omit<FitProblems, "bad_criteria"> {
+  const want = new Set(expected);
+  const seen = new Set<number>();
+  const duplicate = new Set<number>();
+  const unknown = new Set<number>();
+  for (const id of sent) {
+    if (!want.has(id)) unknown.add(id);
+    else if (seen.has(id)) duplicate.add(id);
+    seen.add(id);
+  }
+  return {
+    missing_ids: expected.filter((id) => !seen.has(id)),
+    unknown_ids: [...unknown],
+    duplicate_ids: [...duplicate],
+  };
+}
+
+function hasProblems(p: FitProblems): boolean {
+  return p.missing_ids.length + p.unknown_ids.length + p.duplicate_ids.length + p.bad_criteria.length > 0;
+}
+
+export function badArtifact(
+  what: string,
+  problems: FitProblems,
+  extra: Record<string, unknown> = {},
+): ScanError {
+  const parts = [
+    problems.missing_ids.length && `${problems.missing_ids.length} missing`,
+    problems.unknown_ids.length && `${problems.unknown_ids.length} unknown`,
+    problems.duplicate_ids.length && `${problems.duplicate_ids.length} repeated`,
+    problems.bad_criteria.length && `unknown criteria ${problems.bad_criteria.join(", ")}`,
+  ].filter(Boolean);
+  return new ScanError("invalid_argument", `The ${what} does not fit: ${parts.join(", ")}.`, {
+    reason: "bad_artifact",
+    ...problems,
+    ...extra,
+  });
+}
+
+/** Every item of the batch exactly once, no other ids, criteria from the plan only. */
+export function checkScreenScores(
+  batch: readonly number[],
+  scores: readonly ScreenScore[],
+  criteria: readonly string[],
+): void {
+  const ids = fitIds(
+    batch,
+    scores.map((s) => s.doc_id),
+  );
+  const known = new Set(criteria);
+  const bad = new Set<string>();
+  for (const s of scores) {
+    if (!Number.isInteger(s.score) || s.score < 0 || s.score > 3) bad.add(`score:${s.doc_id}`);
+    for (const c of s.criteria_hit ?? []) if (!known.has(c)) bad.add(c);
+  }
+  const problems = { ...ids, bad_criteria: [...bad] };
+  if (hasProblems(problems)) throw badArtifact("screening batch", problems);
+}
+
+/** Every paper of the page exactly once, each with a positive integer rank. */
+export function checkRankedPage(page: readonly number[], entries: readonly RankedEntry[]): void {
+  const problems: FitProblems = {
+    ...fitIds(
+      page,
+      entries.map((e) => e.doc_id),
+    ),
+    bad_criteria: [],
+  };
+  const badRanks = entries.filter((e) => !Number.isInteger(e.rank) || e.rank < 1).map((e) => e.doc_id);
+  if (hasProblems(problems)) throw badArtifact("shortlist page", problems);
+  if (badRanks.length) {
+    throw new ScanError("invalid_argument", "Each rank is a positive integer.", {
+      reason: "bad_artifact",
+      field: "ranked_entries.rank",
+      bad_rank_ids: badRanks,
+    });
+  }
+}
+
+/** Order-free hash of an artifact: the same judgements in another order are the same artifact. */
+export function artifactHash<T extends { doc_id: number }>(items: readonly T[]): string {
+  return hashOf([...items].sort((a, b) => a.doc_id - b.doc_id));
+}
+
+export function wrongPhase(message: string, nextAction: NextAction): ScanError {
+  return new ScanError("invalid_argument", message, { reason: "wrong_phase", next_action: nextAction });
+}
+
+export function alreadyAccepted(what: string, index: number): ScanError {
+  return new ScanError(
+    "conflict",
+    `That ${what} was already accepted with other judgements; an accepted ${what} is never changed.`,
+    { conflict: "already_accepted", [what === "screening batch" ? "batch" : "page"]: index },
+  );
+}

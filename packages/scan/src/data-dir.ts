@@ -1,0 +1,24 @@
+import { homedir } from "node:os";
+import { join, win32 } from "node:path";
+
+/**
+ * Where scan state lives: RESMON_MCP_SCAN_DATA, else the platform's user data dir + resmon-mcp/scans
+ * ($XDG_DATA_HOME or ~/.local/share on Linux, ~/Library/Application Support on macOS, %LOCALAPPDATA% on Windows).
+ */
+export function defaultScanDataDir(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
+  const named = env.RESMON_MCP_SCAN_DATA?.trim();
+  if (named) return named;
+  if (platform === "win32") {
+    const base = env.LOCALAPPDATA?.trim() || win32.join(home, "AppData", "Local");
+    return win32.join(base, "resmon-mcp", "scans");
+  }
+  if (platform === "darwin") return join(home, "Library", "Application Support", "resmon-mcp", "scans");
+  const xdg = env.XDG_DATA_HOME?.trim();
+  // XDG says a relative XDG_DATA_HOME is invalid and must be ignored.
+  const base = xdg?.startsWith("/") ? xdg : join(home, ".local", "share");
+  return join(base, "resmon-mcp", "scans");
+}

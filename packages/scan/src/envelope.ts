@@ -1,0 +1,189 @@
+import { coverageOf } from "./coverage.js";
+import { PAGE_SIZE } from "./profile.js";
+import { clip, type PaperRecord, shortAuthors, yearOf } from "./records.js";
+import { scoresById } from "./shortlist.js";
+import type { RecordBook, ScanState } from "./state.js";
+import { nextStep, type Step } from "./steps.js";
+import type { NextAction, ScanEnvelope } from "./types.js";
+
+/** Abstracts in a screening batch are cut here (at a word), so a 25-item batch stays a few thousand tokens. */
+export const SCREEN_ABSTRACT_CHARS = 320;
+export const RANK_ABSTRACT_CHARS = 200;
+
+function progressOf(state: ScanState): Record<string, unknown> {
+  const sweeps = state.tasks;
+  const count = (s: string) => sweeps.filter((t) => t.status === s).length;
+  const screened = state.batches.reduce((n, b) => n + (b.scores?.length ?? 0), 0);
+  const ranked = state.pages.reduce((n, p) => n + (p.entries?.length ?? 0), 0);
+  const progress: Record<string, unknown> = {
+    retrieval: {
+      planned: sweeps.length,
+      done: count("done"),
+      failed: count("failed"),
+      running: count("running") + count("submitting"),
+      waiting: count("pending"),
+    },
+    candidates: state.candidates.length,
+    batches: `${state.batches.filter((b) => b.accepted_hash !== null).length}/${state.batches.length}`,
+    screened,
+    shortlisted: state.shortlist ? state.shortlist.in_window.length + state.shortlist.outside.length : 0,
+    ranked,
+    verified: state.verdicts ? state.verdicts.filter((v) => v.verified).length : 0,
+  };
+  if (state.restarts.length) {
+    progress.backend_restarted = true;
+    progress.backend_restarts = state.restarts.length;
+  }
+  return progress;
+}
+
+function item(record: PaperRecord | undefined, docId: number, abstractChars: number) {
+  const abstract = clip(record?.abstract, abstractChars);
+  return {
+    doc_id: docId,
+    title: record?.title ?? null,
+    authors: shortAuthors(record?.authors),
+    year: yearOf(record?.publication_date),
+    source: record?.source_repository ?? null,
+    doi: record?.doi ?? null,
+    abstract: abstract.text,
+    ...(abstract.clipped ? { abstract_truncated: true } : {}),
+  };
+}
+
+function criteriaOf(state: ScanState) {
+  return state.inputs.queries.criteria.map((c) => ({ id: c.id, text: c.text }));
+}
+
+function payloadOf(
+  state: ScanState,
+  records: RecordBook,
+  step: Step,
+): { next: NextAction; payload: Record<string, unknown> } {
+  switch (step.kind) {
+    case "retrieve":
+    case "expand":
+    case "decide_gap":
+    case "shortlist":
+      return {
+        next: "await_retrieval",
+        payload: {
+          round: step.kind === "retrieve" ? step.round : null,
+          retrieval: state.tasks
+            .filter((t) => step.kind !== "retrieve" || t.round === step.round)
+            .map((t) => ({
+              query_id: t.query_id,
+              via: t.via,
+              status: t.status,
+              execution_id: t.execution_id,
+              ...(t.error ? { error: t.error } : {}),
+              ...(t.admission_wait_since ? { waiting_for_slot_since: t.admission_wait_since } : {}),
+            })),
+          note: "resmon is working; poll with scan_continue and no artifact (scan_result reads without waiting).",
+        },
+      };
+    case "round_failed":
+      return {
+        next: "retry_start",
+        payload: {
+          round: step.round,
+          failed: state.tasks
+            .filter((t) => t.round === step.round)
+            .map((t) => ({
+              query_id: t.query_id,
+              via: t.via,
+              execution_id: t.execution_id,
+              error: t.error ?? null,
+            })),
+          note: "No retrieval of this round finished. Send the same scan_start again: only the unfinished ones are resubmitted.",
+        },
+      };
+    case "screen": {
+      const total = state.batches.length;
+      const items = step.batch.doc_ids.map((id) => item(records[id], id, SCREEN_ABSTRACT_CHARS));
+      return {
+        next: "screen_candidates",
+        payload: {
+          batch: { index: step.batch.index, of: total, round: step.batch.round, items },
+          criteria: criteriaOf(state),
+          note: `Score every item 0–3 with the criteria it meets. Abstracts are cut at ${SCREEN_ABSTRACT_CHARS} characters where marked abstract_truncated.`,
+        },
+      };
+    }
+    case "gap_queries": {
+      const cov = coverageOf(
+        state.inputs.queries.criteria.map((c) => c.id),
+        state.candidates,
+        state.batches,
+        state.tasks,
+      );
+      return {
+        next: "write_gap_queries",
+        payload: {
+          reasons: state.gap?.reasons ?? [],
+          criteria: criteriaOf(state),
+          coverage: {
+            hits_per_criterion: cov.hits_per_criterion,
+            thin_criteria: cov.thin_criteria,
+            pool_per_query: cov.pool_per_query,
+            silent_sources: cov.silent_sources,
+          },
+          note: "Send up to 8 gap_queries {text, criterion, kind?}, or [] to skip the gap round.",
+        },
+      };
+    }
+    case "rank": {
+      const scores = scoresById(state.batches);
+      const outside = new Set(state.shortlist?.outside ?? []);
+      const items = step.page.doc_ids.map((id) => {
+        const s = scores.get(id);
+        return {
+          ...item(records[id], id, RANK_ABSTRACT_CHARS),
+          score: s?.score ?? null,
+          criteria_hit: s?.criteria_hit ?? [],
+          ...(s?.reason ? { reason: clip(s.reason, 160).text } : {}),
+          ...(outside.has(id) ? { out_of_window: true } : {}),
+        };
+      });
+      return {
+        next: "rank_shortlist",
+        payload: {
+          page: { index: step.page.index, of: state.pages.length, size: PAGE_SIZE, items },
+          shortlisted: { in_window: state.shortlist?.in_window.length ?? 0, outside: outside.size },
+          top: state.inputs.top,
+          foundational: state.inputs.foundational,
+          note: "Rank every paper of this page: {doc_id, rank, role?, why?, cite?}. cite is what you intend to cite; verification compares it with resmon's record.",
+        },
+      };
+    }
+    case "verify":
+      return {
+        next: "verify_ranked",
+        payload: {
+          ranked: state.pages.reduce((n, p) => n + (p.entries?.length ?? 0), 0),
+          note: "Every shortlisted paper is ranked. Call scan_verify.",
+        },
+      };
+    case "complete":
+      return { next: "complete", payload: { ...(state.summary ?? {}), files: state.files } };
+  }
+}
+
+export function envelopeOf(
+  state: ScanState,
+  records: RecordBook,
+  extra: { replayed?: boolean } = {},
+): ScanEnvelope {
+  const step = nextStep(state);
+  const { next, payload } = payloadOf(state, records, step);
+  const envelope: ScanEnvelope = {
+    scan_id: state.scan_id,
+    phase: state.phase,
+    status: "ok",
+    next_action: next,
+    progress: progressOf(state),
+    payload,
+  };
+  if (extra.replayed) envelope.replayed = true;
+  return envelope;
+}

@@ -1,0 +1,20 @@
+export { defaultScanDataDir } from "./data-dir.js";
+export { createScanEngine, type ScanEngine, type ScanEngineOptions } from "./engine.js";
+export { ScanError, type ScanErrorCode } from "./errors.js";
+export type {
+  Cite,
+  Criterion,
+  GapQuery,
+  NextAction,
+  PlannedQuery,
+  QueryKind,
+  QueryPlan,
+  RankedEntry,
+  ScanContinueArgs,
+  ScanEnvelope,
+  ScanPhase,
+  ScanResultArgs,
+  ScanStartArgs,
+  ScanVerifyArgs,
+  ScreenScore,
+} from "./types.js";

@@ -1,0 +1,220 @@
+import type { Call } from "./call.js";
+import { coverageOf, gapDecision } from "./coverage.js";
+import { envelopeOf } from "./envelope.js";
+import { ScanError } from "./errors.js";
+import { chunk, outsideWindow, pool } from "./pool.js";
+import { BATCH_SIZE, EXPANSION_K, EXPANSION_SEEDS, PROFILES } from "./profile.js";
+import { similarTo } from "./resmon.js";
+import { retrievalPass } from "./retrieval.js";
+import { buildShortlist, scoresById, shortlistPages } from "./shortlist.js";
+import type { Batch, Candidate, ScanState } from "./state.js";
+import { nextStep } from "./steps.js";
+import type { NextAction, ScanEnvelope } from "./types.js";
+
+/** No retrieval of the round finished: the caller sends the same scan_start again. */
+export function roundFailedError(state: ScanState): ScanError {
+  const round = state.tasks.filter((t) => t.round === state.retrieving);
+  return new ScanError(
+    "upstream_error",
+    "No retrieval of this round finished; send the same scan_start again.",
+    {
+      stage: "retrieve",
+      next_action: "retry_start",
+      failed: round.map((t) => ({ query_id: t.query_id, via: t.via, error: t.error ?? null })),
+    },
+  );
+}
+
+export function nextActionOf(state: ScanState): NextAction {
+  return envelopeOf(state, {}).next_action;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+function addBatches(state: ScanState, added: Candidate[], round: number): void {
+  const first = state.batches.length;
+  chunk(added, BATCH_SIZE).forEach((ids, i) => {
+    const batch: Batch = {
+      index: first + i,
+      round,
+      doc_ids: ids.map((c) => c.doc_id),
+      accepted_hash: null,
+      scores: null,
+    };
+    for (const c of ids) c.batch = batch.index;
+    state.batches.push(batch);
+  });
+  state.candidates.push(...added);
+}
+
+function applyUpdates(state: ScanState, updated: Candidate[]): void {
+  const byId = new Map(updated.map((c) => [c.doc_id, c]));
+  state.candidates = state.candidates.map((c) => byId.get(c.doc_id) ?? c);
+}
+
+/** A finished round: pool what it found into new screening batches. */
+function poolRound(call: Call, round: number): void {
+  const state = call.state;
+  const inputs = state.inputs;
+  const queries =
+    round === 0
+      ? inputs.queries.queries.map((q) => ({ id: q.id, must_not: q.must_not }))
+      : state.tasks
+          .filter((t) => t.round === round)
+          .map((t) => ({ id: t.query_id, must_not: [] as string[] }))
+          .filter((q, i, all) => all.findIndex((x) => x.id === q.id) === i);
+  const lists = queries.map((q) => ({
+    ...q,
+    doc_ids: state.tasks
+      .filter((t) => t.round === round && t.query_id === q.id && t.status === "done")
+      .sort((a, b) => (a.via === b.via ? 0 : a.via === "sweep" ? -1 : 1))
+      .flatMap((t) => t.doc_ids ?? []),
+  }));
+  const inWindow = state.candidates.filter((c) => !c.out_of_window).length;
+  const out = pool({
+    queries: lists,
+    records: call.records,
+    window: { since: inputs.since, until: inputs.until },
+    perQuery: inputs.per_query,
+    cap: Math.max(0, inputs.max_candidates - inWindow),
+    existing: state.candidates,
+    origin: round === 0 ? "retrieval" : "gap",
+    firstBatch: state.batches.length,
+    batchSize: BATCH_SIZE,
+  });
+  applyUpdates(state, out.updated);
+  addBatches(state, out.added, round);
+  state.retrieving = null;
+  state.phase = round === 0 ? "screen" : "gap";
+  call.save();
+}
+
+/** "More like this" from the best-scored seeds; out-of-window papers are tagged; an empty answer is an empty expansion. */
+async function expand(call: Call): Promise<void> {
+  const state = call.state;
+  const scores = scoresById(state.batches);
+  const seeds = state.candidates
+    .filter((c) => (scores.get(c.doc_id)?.score ?? 0) >= 2)
+    .sort(
+      (a, b) =>
+        (scores.get(b.doc_id)?.score ?? 0) - (scores.get(a.doc_id)?.score ?? 0) ||
+        (scores.get(b.doc_id)?.criteria_hit.length ?? 0) - (scores.get(a.doc_id)?.criteria_hit.length ?? 0) ||
+        a.doc_id - b.doc_id,
+    )
+    .slice(0, EXPANSION_SEEDS)
+    .map((c) => c.doc_id);
+  const expansion: NonNullable<ScanState["expansion"]> = { seeds, added: [], empty: [], failed: [] };
+  const lists: { id: string; must_not: string[]; doc_ids: number[] }[] = [];
+  if (seeds.length) {
+    const client = await call.resmon();
+    for (const seed of seeds) {
+      const res = await similarTo(client, seed, EXPANSION_K);
+      if (!res.ok) expansion.failed.push({ doc_id: seed, error: res.error });
+      else if (res.records.length === 0) expansion.empty.push({ doc_id: seed, reason: res.reason });
+      else {
+        call.remember(res.records);
+        lists.push({ id: `similar:${seed}`, must_not: [], doc_ids: res.records.map((r) => r.id) });
+      }
+    }
+  }
+  const inputs = state.inputs;
+  const window = { since: inputs.since, until: inputs.until };
+  const out = pool({
+    queries: lists,
+    records: call.records,
+    window: { since: null, until: null },
+    perQuery: EXPANSION_K,
+    cap: Number.MAX_SAFE_INTEGER,
+    existing: state.candidates,
+    origin: "expansion",
+    firstBatch: state.batches.length,
+    batchSize: BATCH_SIZE,
+  });
+  let roomIn = Math.max(0, inputs.max_candidates - state.candidates.filter((c) => !c.out_of_window).length);
+  let roomOut = Math.max(
+    0,
+    PROFILES[inputs.profile].outsideSlots - state.candidates.filter((c) => c.out_of_window).length,
+  );
+  const added: Candidate[] = [];
+  for (const c of out.added) {
+    const record = call.records[c.doc_id];
+    const outside = record ? outsideWindow(record, window) : false;
+    if (outside ? roomOut-- <= 0 : roomIn-- <= 0) continue;
+    added.push({ ...c, out_of_window: outside });
+  }
+  applyUpdates(state, out.updated);
+  addBatches(state, added, 0);
+  expansion.added = added.map((c) => c.doc_id);
+  state.expansion = expansion;
+  call.save();
+}
+
+function decideGap(call: Call): void {
+  const state = call.state;
+  const criteria = state.inputs.queries.criteria.map((c) => c.id);
+  const coverage = coverageOf(criteria, state.candidates, state.batches, state.tasks);
+  const decision = gapDecision(
+    PROFILES[state.inputs.profile].gap,
+    state.inputs.force_gap_round,
+    coverage,
+    state.inputs.queries.queries.map((q) => q.id),
+  );
+  state.gap = { needed: decision.needed, reasons: decision.reasons, queries: null, accepted_hash: null };
+  if (decision.needed) state.phase = "gap";
+  call.save();
+}
+
+function makeShortlist(call: Call): void {
+  const state = call.state;
+  state.shortlist = buildShortlist(state.candidates, scoresById(state.batches));
+  state.pages = shortlistPages(state.shortlist).map((doc_ids, index) => ({
+    index,
+    doc_ids,
+    accepted_hash: null,
+    entries: null,
+  }));
+  state.phase = "rank";
+  call.save();
+}
+
+/**
+ * Run the deterministic steps until the model must decide or the wait budget is spent
+ * (then await_retrieval). Never blocks past the deadline.
+ */
+export async function advance(call: Call): Promise<ScanEnvelope> {
+  for (;;) {
+    const step = nextStep(call.state);
+    switch (step.kind) {
+      case "retrieve": {
+        const finished = await retrievalPass(call, step.round);
+        if (finished) {
+          const round = call.state.tasks.filter((t) => t.round === step.round);
+          if (round.some((t) => t.status === "done")) {
+            poolRound(call, step.round);
+            continue;
+          }
+          call.state.round_failed = true;
+          call.save();
+          throw roundFailedError(call.state);
+        }
+        const left = call.remainingMs();
+        if (left <= 0) return envelopeOf(call.state, call.records);
+        await sleep(Math.min(call.pollMs, left));
+        continue;
+      }
+      case "expand":
+        await expand(call);
+        continue;
+      case "decide_gap":
+        decideGap(call);
+        continue;
+      case "shortlist":
+        makeShortlist(call);
+        continue;
+      default:
+        return envelopeOf(call.state, call.records);
+    }
+  }
+}

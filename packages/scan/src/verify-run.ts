@@ -1,0 +1,127 @@
+import type { Call } from "./call.js";
+import { coverageOf } from "./coverage.js";
+import { buildEvidence, type Ranked, renderMarkdown } from "./emit.js";
+import { clip } from "./records.js";
+import { exportBibtex, exportJson, lifecycleOf } from "./resmon.js";
+import { scoresById } from "./shortlist.js";
+import type { Candidate, Verdict } from "./state.js";
+import type { RankedEntry } from "./types.js";
+import { matchExportRows, verdictFor } from "./verify.js";
+
+/**
+ * Verify every ranked paper against resmon's record (export + lifecycle), emit evidence.json/md/bib,
+ * and mark the scan complete. Nothing is repaired.
+ */
+export async function runVerification(call: Call): Promise<void> {
+  const state = call.state;
+  const client = await call.resmon();
+  const entries: RankedEntry[] = state.pages.flatMap((p) => p.entries ?? []);
+  const ids = entries.map((e) => e.doc_id);
+  const wanted = ids.map((doc_id) => ({ doc_id, record: call.records[doc_id] }));
+
+  const now = matchExportRows(ids.length ? await exportJson(client, ids) : [], wanted);
+  // Rows that could not be matched unambiguously are asked for one by one; no row is no_record.
+  for (const id of ids.filter((x) => !now.has(x))) {
+    const rows = await exportJson(client, [id]);
+    if (rows[0]) now.set(id, { ...rows[0], id });
+  }
+
+  const verdicts: Verdict[] = [];
+  for (const e of entries) {
+    // Past the wait budget a lifecycle check is not started: it did not finish, and says so.
+    const lifecycle =
+      call.remainingMs() > 0
+        ? await lifecycleOf(client, e.doc_id)
+        : { finished: false as const, error: "not started within the wait budget" };
+    verdicts.push(verdictFor(e.doc_id, e.cite, call.records[e.doc_id], now.get(e.doc_id) ?? null, lifecycle));
+  }
+
+  const candidates = new Map(state.candidates.map((c) => [c.doc_id, c]));
+  const scores = scoresById(state.batches);
+  const ranked: Ranked[] = entries.map((entry, i) => ({
+    entry,
+    candidate: candidates.get(entry.doc_id) as Candidate,
+    verdict: verdicts[i] as Verdict,
+    record: call.records[entry.doc_id],
+    score: scores.get(entry.doc_id),
+  }));
+  const criteria = state.inputs.queries.criteria;
+  const coverage = coverageOf(
+    criteria.map((c) => c.id),
+    state.candidates,
+    state.batches,
+    state.tasks,
+  );
+  const counts = {
+    retrievals: state.tasks.length,
+    retrievals_failed: state.tasks.filter((t) => t.status === "failed").length,
+    candidates: state.candidates.length,
+    screened: state.batches.reduce((n, b) => n + (b.scores?.length ?? 0), 0),
+    shortlisted: (state.shortlist?.in_window.length ?? 0) + (state.shortlist?.outside.length ?? 0),
+    ranked: entries.length,
+    verified: verdicts.filter((v) => v.verified).length,
+  };
+  const evidence = buildEvidence({
+    scan_id: state.scan_id,
+    generated_at: call.now().toISOString(),
+    brief: state.inputs.brief,
+    profile: state.inputs.profile,
+    window: { since: state.inputs.since, until: state.inputs.until },
+    criteria,
+    ranked,
+    top: state.inputs.top,
+    foundational: state.inputs.foundational,
+    coverage,
+    counts,
+  });
+  // resmon's own BibTeX of the chosen papers; if it fails nothing is written and verify can be sent again.
+  const bib = await exportBibtex(
+    client,
+    evidence.packets.map((p) => p.doc_id),
+  );
+  const files = {
+    json: call.dir.writeText("evidence.json", `${JSON.stringify(evidence, null, 1)}\n`),
+    md: call.dir.writeText("evidence.md", renderMarkdown(evidence, state.inputs.brief)),
+    bib: call.dir.writeText("evidence.bib", bib),
+  };
+  state.verdicts = verdicts;
+  state.files = files;
+  state.summary = {
+    basis: "resmon_record",
+    rows: evidence.packets.map((p) => ({
+      doc_id: p.doc_id,
+      rank: p.rank,
+      title: clip(p.title, 100).text,
+      year: p.year,
+      doi: p.doi,
+      ...(p.role ? { role: p.role } : {}),
+      verified: p.verification.verified,
+      ...(p.verification.mismatches.length
+        ? { mismatches: p.verification.mismatches.map((m) => m.field) }
+        : {}),
+      ...(p.verification.lifecycle_unchecked ? { lifecycle_unchecked: true } : {}),
+      ...(p.out_of_window ? { out_of_window: true } : {}),
+    })),
+    alternates: evidence.alternates.map((p) => p.doc_id),
+    unverified: evidence.unverified.map((u) => ({
+      doc_id: u.doc_id,
+      ...(u.no_record ? { no_record: true } : {}),
+      ...(u.record_changed.length ? { record_changed: u.record_changed } : {}),
+      mismatches: u.mismatches,
+    })),
+    retracted: evidence.retracted.map((r) => ({
+      doc_id: r.doc_id,
+      title: clip(r.title, 100).text,
+      notice_url: r.notice_url,
+    })),
+    counts: evidence.counts,
+    coverage: {
+      hits_per_criterion: coverage.hits_per_criterion,
+      thin_criteria: coverage.thin_criteria,
+      silent_sources: coverage.silent_sources,
+      failed_retrievals: coverage.sweeps.filter((s) => s.status === "failed").map((s) => s.query_id),
+    },
+  };
+  state.phase = "complete";
+  call.save();
+}

@@ -1,0 +1,51 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Rig, rig } from "./helpers/backend.js";
+import { driveToEnd } from "./helpers/model.js";
+import { startArgs } from "./helpers/plan.js";
+
+let r: Rig;
+beforeEach(async () => {
+  r = await rig();
+});
+afterEach(async () => {
+  await r.close();
+});
+
+describe("a whole scan, following next_action alone", () => {
+  for (const retrieval of ["sweep", "corpus", "both"] as const) {
+    it(`runs to complete with retrieval ${retrieval}`, async () => {
+      const engine = r.engine();
+      const args = startArgs({ retrieval });
+      const first = await engine.start(args);
+      const seen = await driveToEnd(engine, first);
+      const last = seen.at(-1);
+      expect(last?.next_action).toBe("complete");
+      expect(last?.phase).toBe("complete");
+      const phases = seen.map((e) => e.phase);
+      expect(phases).toContain("screen");
+      expect(phases).toContain("rank");
+      const files = last?.payload.files as { json: string; md: string; bib: string };
+      for (const f of [files.json, files.md, files.bib]) {
+        expect(existsSync(f)).toBe(true);
+        expect(statSync(f).mode & 0o777).toBe(0o600);
+      }
+      const evidence = JSON.parse(readFileSync(files.json, "utf8"));
+      expect(evidence.basis).toBe("resmon_record");
+      expect(evidence.packets.length).toBeGreaterThan(0);
+      expect(evidence.packets.length).toBeLessThanOrEqual(10);
+      expect(readFileSync(files.bib, "utf8")).toContain("@");
+      expect(r.kit.strictnessRefusals()).toBe(0);
+      // One admitted sweep per query (a 429 from admission is retried, not counted).
+      const sweeps = r.kit.requests.filter((q) => q.route === "/api/search/sweep");
+      expect(sweeps.filter((q) => q.status === 200).length).toBe(retrieval === "corpus" ? 0 : 6);
+      expect(sweeps.every((q) => q.status === 200 || q.status === 429)).toBe(true);
+      for (const s of sweeps) expect(s.body).toMatchObject({ ai_enabled: false, max_results: 8 });
+      const result = await engine.result({ scan_id: args.scan_id });
+      expect(result.next_action).toBe("complete");
+      expect(result.payload.markdown).toBeUndefined();
+      const withMd = await engine.result({ scan_id: args.scan_id, include_markdown: true });
+      expect(String(withMd.payload.markdown)).toContain("Verification basis");
+    });
+  }
+});
