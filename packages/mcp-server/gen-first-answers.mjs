@@ -18,7 +18,7 @@ const text = [
   `export const SERVER_NAME = ${literal(SERVER_NAME)};`,
   `export const LATEST_PROTOCOL_VERSION = ${literal(LATEST_PROTOCOL_VERSION)};`,
   `export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ${literal(SUPPORTED_PROTOCOL_VERSIONS)};`,
-  "/** tools/list's `tools`, compact JSON: all 25 tools with output schemas. */",
+  "/** tools/list's `tools`, compact JSON: every tool with output schemas. */",
   `export const TOOLS_LIST_JSON = ${literal(JSON.stringify(toolsListEntries()))};`,
   "/** The same for a read-only session (RESMON_MCP_READ_ONLY=1). */",
   `export const READ_ONLY_TOOLS_LIST_JSON = ${literal(JSON.stringify(toolsListEntries({ readOnly: true })))};`,

@@ -6,10 +6,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SCAN_TOOL_NAMES } from "@resmon/mcp-contract";
 import type { ResmonTools } from "@resmon/mcp-server";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_ANSWER_BUDGET, TOOLS_LIST_BUDGET } from "../src/bench/budgets.js";
+import { DEFAULT_ANSWER_BUDGET, SCAN_ENVELOPE_BUDGET, TOOLS_LIST_BUDGET } from "../src/bench/budgets.js";
 import { countTokens } from "../src/bench/tokenizer.js";
 import {
   ANSWER_TOKEN_CAP,
@@ -18,6 +19,7 @@ import {
   largestPages,
   largestRecords,
   listSize,
+  scanEnvelopes,
   testkitTools,
 } from "../src/bench/tokens.js";
 
@@ -52,12 +54,16 @@ describe("tools/list", () => {
     expect(listSize(lean).tokens).toBeLessThanOrEqual(TOOLS_LIST_BUDGET.withoutOutputSchemas);
     const readOnly = testkitTools(kit, true, { RESMON_MCP_READ_ONLY: "1" });
     const readOnlySize = listSize(readOnly);
-    expect(readOnlySize.count).toBe(18);
+    expect(readOnlySize.count).toBe(19);
     expect(readOnlySize.tokens).toBeLessThanOrEqual(TOOLS_LIST_BUDGET.readOnly);
   });
 
-  it("has a default call and a budget for every tool it lists", () => {
-    const names = tools.list().map((t) => t.name);
+  it("has a default call and a budget for every tool it lists (the scan tools: per envelope, below)", () => {
+    const scan = new Set<string>(SCAN_TOOL_NAMES);
+    const names = tools
+      .list()
+      .map((t) => t.name)
+      .filter((n) => !scan.has(n));
     expect(Object.keys(DEFAULT_CALLS).sort()).toEqual([...names].sort());
     expect(Object.keys(DEFAULT_ANSWER_BUDGET).sort()).toEqual([...names].sort());
   });
@@ -95,4 +101,25 @@ describe("answers on the demo data", () => {
       expect(descriptions.get(r.tool), `${r.tool} reached ${r.tokens} tokens`).toMatch(/25,000 tokens/);
     }
   }, 60_000);
+});
+
+describe("the scan envelopes on the demo data", () => {
+  it("a 25-item screening batch with abstracts, a shortlist page and the result each stay within budget", async () => {
+    const scanData = mkdtempSync(join(tmpdir(), "resmon-tokens-scan-"));
+    const scanTools = testkitTools(kit, true, { RESMON_MCP_SCAN_DATA: scanData });
+    try {
+      const rows = await scanEnvelopes(scanTools);
+      expect(rows.map((r) => r.tool)).toEqual(Object.keys(SCAN_ENVELOPE_BUDGET));
+      for (const r of rows) {
+        expect(r.tokens, `${r.tool}: ${r.tokens} tokens`).toBeLessThanOrEqual(
+          SCAN_ENVELOPE_BUDGET[r.tool] ?? 0,
+        );
+      }
+      // The batch really carries 25 abstracts: a budget held by a batch without them would prove nothing.
+      expect(rows[0]?.tokens).toBeGreaterThan(1_500);
+    } finally {
+      await scanTools.close();
+      rmSync(scanData, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -26,7 +26,9 @@ type Tool = {
   output_schema: Json;
 };
 
-const [newest] = await baselines();
+const all = await baselines();
+const [newest] = all;
+const baseline10 = all.find((b) => b.contract_version === "1.0");
 
 function copy(): {
   tools: Tool[];
@@ -58,9 +60,20 @@ function judge(mutate: (doc: ReturnType<typeof copy>) => void) {
 }
 
 describe("the current contract against its baseline", () => {
-  it("a baseline for 1.0 is committed", () => {
-    expect(newest?.contract_version).toBe("1.0");
-    expect(Object.keys((newest as Surface).tools)).toHaveLength(25);
+  it("baselines for 1.0 (25 tools) and 1.1 are committed, 1.1 the newest", () => {
+    expect(Object.keys((baseline10 as Surface).tools)).toHaveLength(25);
+    expect(newest?.contract_version).toBe("1.1");
+  });
+
+  it("1.1 is additive over 1.0: the 25 rows of 1.0 unchanged, the four scan tools added", () => {
+    const changes = diffSurfaces(baseline10 as Surface, currentSurface());
+    // Other additive changes may land in 1.1 too; none may break or narrow a 1.0 row.
+    expect(changes.filter((c) => c.kind !== "additive")).toEqual([]);
+    for (const name of ["scan_start", "scan_continue", "scan_verify", "scan_result"]) {
+      expect(changes).toContainEqual({ kind: "additive", what: `tool ${name} added` });
+    }
+    expect(checkVersion("1.0", CONTRACT_VERSION, changes).ok).toBe(true);
+    expect(checkVersion("1.0", "1.0", changes).ok).toBe(false);
   });
 
   it("every change since the newest baseline carries the bump it needs", () => {

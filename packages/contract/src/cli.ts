@@ -30,7 +30,7 @@ function renderTable(): string {
     t.name,
     t.kind,
     String(t.requiresConfirmation),
-    t.routes.map(formatRoute).join(", "),
+    t.routes.length ? t.routes.map(formatRoute).join(", ") : "(none: the scan's stored state)",
   ]);
   const header = ["tool", "read/write", "requires_confirmation", "routes"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));

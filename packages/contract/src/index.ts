@@ -5,6 +5,7 @@ export { ERROR_CODES, isErrorCode } from "./errors.js";
 export { EXCLUDED_ROUTES } from "./excluded.js";
 export { toToolJsonSchema } from "./json-schema.js";
 export { formatRoute, ROUTES } from "./routes.js";
+export { NEXT_ACTIONS, QUERY_KINDS, RANK_ROLES, REQUIRED_QUERY_KINDS, SCAN_PHASES } from "./scan-parts.js";
 export { DEFAULT_LIMIT, EXECUTION_STATUSES, MAX_LIMIT, RUNTIME_ID_PATTERN } from "./schema-parts.js";
 export type { KeyClass, SettingsGroup } from "./settings.js";
 export {
@@ -35,6 +36,7 @@ export type { ToolsListEntry, ToolsListOptions } from "./tools-list.js";
 export { toolsListEntries } from "./tools-list.js";
 export type {
   HttpMethod,
+  LocalToolName,
   ReadRow,
   RouteRef,
   ToolAnnotations,
@@ -44,5 +46,5 @@ export type {
   ToolRow,
   WriteRow,
 } from "./types.js";
-export { TOOL_NAMES } from "./types.js";
+export { SCAN_TOOL_NAMES, TOOL_NAMES, TOOL_NAMES_1_0 } from "./types.js";
 export { CONTRACT_VERSION, SERVER_NAME } from "./version.js";

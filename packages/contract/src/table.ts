@@ -22,6 +22,10 @@ import { list_sources } from "./tools/list_sources.js";
 import { list_watch_profiles } from "./tools/list_watch_profiles.js";
 import { run_routine } from "./tools/run_routine.js";
 import { run_sweep } from "./tools/run_sweep.js";
+import { scan_continue } from "./tools/scan_continue.js";
+import { scan_result } from "./tools/scan_result.js";
+import { scan_start } from "./tools/scan_start.js";
+import { scan_verify } from "./tools/scan_verify.js";
 import { search_corpus } from "./tools/search_corpus.js";
 import { update_settings } from "./tools/update_settings.js";
 import type { ToolDef, ToolName, ToolRow } from "./types.js";
@@ -57,6 +61,10 @@ const ROWS = {
   activate_routine,
   deactivate_routine,
   update_settings,
+  scan_start,
+  scan_continue,
+  scan_verify,
+  scan_result,
 } satisfies { readonly [N in ToolName]: ToolRow<N, z.ZodObject, z.ZodObject> };
 
 type Rows = typeof ROWS;
@@ -72,7 +80,7 @@ export const TOOL_ROWS: Rows = ROWS;
 
 export const TOOL_BY_NAME: { readonly [N in ToolName]: ToolDef<N> } = ROWS;
 
-/** The 25 tools in the spec's order: 18 reads, then 7 writes. */
+/** The tools in table order: 1.0's 18 reads and 7 writes, then 1.1's three scan writes and scan_result. */
 export const TOOLS: readonly ToolDef[] = TOOL_NAMES.map((name) => TOOL_BY_NAME[name]);
 
 export function isToolName(x: string): x is ToolName {

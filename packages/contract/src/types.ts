@@ -1,7 +1,7 @@
 import type { z } from "zod";
 
-/** The 25 tool names, in the spec's order: 18 reads, then 7 writes. */
-export const TOOL_NAMES = [
+/** Contract 1.0's 25 tool names, in the spec's order: 18 reads, then 7 writes. */
+export const TOOL_NAMES_1_0 = [
   "health",
   "search_corpus",
   "find_similar",
@@ -28,6 +28,15 @@ export const TOOL_NAMES = [
   "deactivate_routine",
   "update_settings",
 ] as const;
+
+/** Contract 1.1's additions: the scan toolset (three writes, then the read). */
+export const SCAN_TOOL_NAMES = ["scan_start", "scan_continue", "scan_verify", "scan_result"] as const;
+
+/** Every tool name, in table order: 1.0's, then 1.1's. */
+export const TOOL_NAMES = [...TOOL_NAMES_1_0, ...SCAN_TOOL_NAMES] as const;
+
+/** Tools that answer from this server's own stored state and reach no resmon route. */
+export type LocalToolName = "scan_result";
 
 export type ToolName = (typeof TOOL_NAMES)[number];
 export type ToolKind = "read" | "write";
@@ -71,7 +80,7 @@ interface RowBase<N extends ToolName, I extends z.ZodObject, O extends z.ZodObje
   readonly description: string;
   readonly input: I;
   readonly output: O;
-  readonly routes: readonly [RouteRef, ...RouteRef[]];
+  readonly routes: N extends LocalToolName ? readonly [] : readonly [RouteRef, ...RouteRef[]];
 }
 
 export interface ReadRow<N extends ToolName, I extends z.ZodObject, O extends z.ZodObject>

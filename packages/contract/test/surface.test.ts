@@ -6,6 +6,7 @@ import {
   READ_TOOLS,
   TOOL_BY_NAME,
   TOOL_NAMES,
+  TOOL_NAMES_1_0,
   TOOLS,
   type ToolDef,
   toToolJsonSchema,
@@ -17,17 +18,27 @@ import { specArguments, specToolRows } from "./support/spec-tables.js";
 const DESCRIPTION_BUDGET = 600;
 
 describe("the table", () => {
-  it("has 25 tools, 18 reads then 7 writes, each name once", () => {
-    expect(TOOLS).toHaveLength(25);
-    expect(READ_TOOLS).toHaveLength(18);
-    expect(WRITE_TOOLS).toHaveLength(7);
+  it("has 1.0's 25 tools (18 reads then 7 writes), then 1.1's scan_start, scan_continue, scan_verify (writes) and scan_result (a read), each name once", () => {
+    expect(TOOLS).toHaveLength(29);
+    expect(READ_TOOLS).toHaveLength(19);
+    expect(WRITE_TOOLS).toHaveLength(10);
     expect(new Set(TOOLS.map((t) => t.name)).size).toBe(TOOLS.length);
-    const firstWrite = TOOLS.findIndex((t) => t.kind === "write");
-    expect(TOOLS.slice(firstWrite).every((t) => t.kind === "write")).toBe(true);
+    const v10 = TOOLS.slice(0, 25);
+    expect(v10.map((t) => t.name)).toEqual([...TOOL_NAMES_1_0]);
+    const firstWrite = v10.findIndex((t) => t.kind === "write");
+    expect(firstWrite).toBe(18);
+    expect(v10.slice(firstWrite).every((t) => t.kind === "write")).toBe(true);
+    expect(TOOLS.slice(25).map((t) => [t.name, t.kind])).toEqual([
+      ["scan_start", "write"],
+      ["scan_continue", "write"],
+      ["scan_verify", "write"],
+      ["scan_result", "read"],
+    ]);
   });
 
   it("derives READ_TOOLS and WRITE_TOOLS from the rows, in table order", () => {
-    expect([...READ_TOOLS, ...WRITE_TOOLS]).toEqual(TOOLS.map((t) => t.name));
+    expect(READ_TOOLS).toEqual(TOOLS.filter((t) => t.kind === "read").map((t) => t.name));
+    expect(WRITE_TOOLS).toEqual(TOOLS.filter((t) => t.kind === "write").map((t) => t.name));
     for (const name of READ_TOOLS) expect(TOOL_BY_NAME[name].kind).toBe("read");
     for (const name of WRITE_TOOLS) expect(TOOL_BY_NAME[name].kind).toBe("write");
   });
@@ -54,17 +65,24 @@ describe("the table", () => {
         (r) => r.method === "POST" && (r.path === "/api/search/sweep" || r.path.endsWith("/run")),
       ),
     );
-    expect(startsRun.map((t) => t.name).sort()).toEqual(["run_routine", "run_sweep"]);
+    expect(startsRun.map((t) => t.name).sort()).toEqual([
+      "run_routine",
+      "run_sweep",
+      "scan_continue",
+      "scan_start",
+    ]);
     for (const t of startsRun) expect(t.annotations.openWorldHint, t.name).toBe(true);
   });
 
-  it("calls a write idempotent exactly when it neither creates a record nor starts a run", () => {
-    // POST to a collection (a new routine, profile or sweep) or to /run makes something new each time.
+  it("calls a write idempotent exactly when it neither creates a record nor starts a run, or is keyed by the caller's scan_id", () => {
+    // POST to a collection (a new routine, profile or sweep) or to /run makes something new each time;
+    // a scan write sent again with the same scan_id and arguments starts nothing new (replayed).
     const createsOrStarts = (path: string) =>
       /^\/api\/(routines|profiles|search\/sweep)$/.test(path) || path.endsWith("/run");
     for (const t of TOOLS.filter((x) => x.kind === "write")) {
       const makesNew = t.routes.some((r) => r.method === "POST" && createsOrStarts(r.path));
-      expect(t.annotations.idempotentHint, t.name).toBe(!makesNew);
+      const keyed = "scan_id" in t.input.shape;
+      expect(t.annotations.idempotentHint, t.name).toBe(keyed || !makesNew);
     }
   });
 
@@ -80,8 +98,8 @@ describe("the table", () => {
 describe.skipIf(SPEC_TEXT === undefined)("against the spec's tables", () => {
   const rows = specToolRows(SPEC_TEXT ?? "");
 
-  it("names exactly the spec's tools, in its order and with its read/write class", () => {
-    expect(rows.map((r) => r.name)).toEqual(TOOLS.map((t) => t.name));
+  it("names exactly the spec's tools (contract 1.0), in its order and with its read/write class", () => {
+    expect(rows.map((r) => r.name)).toEqual([...TOOL_NAMES_1_0]);
     for (const r of rows) expect(TOOL_BY_NAME[r.name as keyof typeof TOOL_BY_NAME].kind, r.name).toBe(r.kind);
   });
 

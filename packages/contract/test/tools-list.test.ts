@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { READ_TOOLS, TOOL_BY_NAME, TOOLS, toolsListEntries } from "../src/index.js";
+import { READ_TOOLS, SCAN_TOOL_NAMES, TOOL_BY_NAME, TOOLS, toolsListEntries } from "../src/index.js";
 import { REPO_ROOT } from "./support/shared.js";
 
 /**
@@ -11,6 +11,12 @@ import { REPO_ROOT } from "./support/shared.js";
  */
 const BUDGET_BYTES = 34_000;
 const BUDGET_TOKENS = 8_500;
+/**
+ * Contract 1.1's four scan tools on top, budgeted on their own so 1.0's budget keeps holding the 25:
+ * measured at 11,051 bytes with output schemas (the plan and the three artifacts are nested shapes).
+ */
+const SCAN_BUDGET_BYTES = 13_000;
+const isScanTool = (e: { name: string }) => (SCAN_TOOL_NAMES as readonly string[]).includes(e.name);
 const bytes = (x: unknown) => Buffer.byteLength(JSON.stringify(x), "utf8");
 
 describe("toolsListEntries", () => {
@@ -92,15 +98,18 @@ describe("toolsListEntries", () => {
     expect([...used].filter((k) => !allowed.has(k))).toEqual([]);
   });
 
-  it(`stays within ${BUDGET_BYTES} bytes (~${BUDGET_TOKENS} tokens at bytes/4)`, () => {
-    const full = bytes(toolsListEntries());
+  it(`stays within ${BUDGET_BYTES} bytes (~${BUDGET_TOKENS} tokens at bytes/4) for 1.0's tools, and ${SCAN_BUDGET_BYTES} for the scan tools`, () => {
+    const entries = toolsListEntries();
+    const full = bytes(entries.filter((e) => !isScanTool(e)));
+    const scan = bytes(entries.filter(isScanTool));
     const lean = bytes(toolsListEntries({ outputSchemas: false }));
     console.info(
-      `tools/list: ${full} bytes (~${Math.round(full / 4)} tokens); without output schemas ${lean} bytes`,
+      `tools/list: ${bytes(entries)} bytes (~${Math.round(bytes(entries) / 4)} tokens: 1.0's tools ${full}, the scan tools ${scan}); without output schemas ${lean} bytes`,
     );
-    expect(lean).toBeLessThan(full);
+    expect(lean).toBeLessThan(bytes(entries));
     expect(full).toBeLessThanOrEqual(BUDGET_BYTES);
     expect(full / 4).toBeLessThanOrEqual(BUDGET_TOKENS);
+    expect(scan).toBeLessThanOrEqual(SCAN_BUDGET_BYTES);
   });
 });
 
@@ -112,6 +121,6 @@ describe.skipIf(!existsSync(TOOLS_JSON))("contract/tools.json", () => {
   it("is what tools/list advertises, and within the budget on the wire", () => {
     const parsed: unknown = JSON.parse(text);
     expect(parsed).toEqual(toolsListEntries());
-    expect(bytes(parsed)).toBeLessThanOrEqual(BUDGET_BYTES);
+    expect(bytes(parsed)).toBeLessThanOrEqual(BUDGET_BYTES + SCAN_BUDGET_BYTES);
   });
 });

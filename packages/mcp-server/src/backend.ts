@@ -87,6 +87,14 @@ export class Backend {
     return this.connection;
   }
 
+  /**
+   * The discovered client itself, for the scan engine, which makes its own requests and maps their
+   * outcomes. Refusals are the same ToolErrors (backend_unavailable) every tool gets.
+   */
+  async client(): Promise<ResmonClient> {
+    return (await this.connect()).client;
+  }
+
   /** Forget the connection: the next call discovers afresh. */
   async forget(): Promise<void> {
     const old = this.connection;

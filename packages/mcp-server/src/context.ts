@@ -1,4 +1,5 @@
 import type { ToolArgs, ToolName } from "@resmon/mcp-contract";
+import type { ScanEngine } from "@resmon/scan";
 import type { Backend } from "./backend.js";
 
 /** A success answer: the tool's documented shape (checked against its output schema before it is sent). */
@@ -6,6 +7,8 @@ export type Answer = Record<string, unknown>;
 
 export interface Ctx {
   readonly backend: Backend;
+  /** The server process's one scan engine, made on first use. */
+  readonly scan: () => ScanEngine;
 }
 
 /** A tool's handler receives its arguments as the contract's schema parsed them (defaults applied). */

@@ -9,6 +9,7 @@ import {
   type ToolsListEntry,
   toolsListEntries,
 } from "@resmon/mcp-contract";
+import type { ScanEngine } from "@resmon/scan";
 import { Backend, type DiscoverFn } from "./backend.js";
 import type { Answer, Ctx, Handler } from "./context.js";
 import { withoutCredentialFields } from "./credential-fields.js";
@@ -16,6 +17,7 @@ import { invalidArgument, ToolError, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
 import { hostInfo, isReadOnly } from "./host-info.js";
 import { log } from "./log.js";
+import { scanEngineFor } from "./scan.js";
 import { jsonText, scrub, scrubDeep } from "./scrub.js";
 import { createMcpServer, type McpServerHandle, type ToolCallOutcome, type ToolHost } from "./sdk.js";
 
@@ -113,7 +115,8 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(options.discoverFn ? { discoverFn: options.discoverFn } : {}),
   });
-  const ctx: Ctx = { backend };
+  let scanEngine: ScanEngine | undefined;
+  const ctx: Ctx = { backend, scan: () => (scanEngine ??= scanEngineFor(backend, env)) };
   // Built on first use: the bin's start-up front answers tools/list from generated text, so after
   // its hand-over this zod → JSON Schema conversion of 25 tools is work the first call need not wait for.
   let entries: ToolsListEntry[] | undefined;

@@ -22,7 +22,7 @@ describe("initialize and tools/list (full surface)", () => {
     expect(session.client.getInstructions()).toContain(`contract ${CONTRACT_VERSION}`);
   });
 
-  it("lists the 25 tools in the contract's order with requires_confirmation in _meta", async () => {
+  it("lists every tool (1.0's 25, then 1.1's four scan tools) in the contract's order with requires_confirmation in _meta", async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
     for (const tool of tools) {
@@ -32,7 +32,7 @@ describe("initialize and tools/list (full surface)", () => {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
     }
-    expect(tools.filter((t) => t._meta?.requires_confirmation === true)).toHaveLength(7);
+    expect(tools.filter((t) => t._meta?.requires_confirmation === true)).toHaveLength(10);
   });
 
   it("answers initialize and tools/list without looking for a backend", () => {
@@ -55,10 +55,11 @@ describe("read-only session (RESMON_MCP_READ_ONLY=1)", () => {
   });
   afterAll(async () => session.close());
 
-  it("lists only the 18 reads", async () => {
+  it("lists only the 19 reads: of the scan tools, scan_result alone", async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...READ_TOOLS]);
     expect(tools.every((t) => t._meta?.requires_confirmation === false)).toBe(true);
+    expect(tools.map((t) => t.name).filter((n) => n.startsWith("scan_"))).toEqual(["scan_result"]);
   });
 
   it.each(WRITE_TOOLS.map((n) => [n]))(
@@ -82,7 +83,7 @@ describe.each([["0"], ["true"], ["yes"], [""]])("RESMON_MCP_READ_ONLY=%j", (valu
       discoverFn: fake.discoverFn,
     });
     const { tools } = await session.client.listTools();
-    expect(tools).toHaveLength(25);
+    expect(tools).toHaveLength(TOOLS.length);
     await session.close();
   });
 });

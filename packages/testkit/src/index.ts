@@ -4,5 +4,16 @@ export { DECLARED_ROUTES, type DeclaredRoute } from "./declared.js";
 export { cleanEnv, serverEnv } from "./env.js";
 export type { Fault } from "./faults.js";
 export { FAILED_SOURCE_MESSAGE } from "./runner.js";
+export {
+  type FollowOptions,
+  type FollowResult,
+  followScan,
+  payloadItems,
+  rankedEntries,
+  type ScanPlanOptions,
+  scanStartArgs,
+  screenScores,
+  type ToolCall,
+} from "./scripted-scan.js";
 export type { SeedName, SeedSummary } from "./seed/index.js";
 export { type RecordedRequest, startTestkit, type Testkit, type TestkitOptions } from "./testkit.js";

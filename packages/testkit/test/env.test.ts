@@ -17,4 +17,10 @@ describe("the environment for a process started against the stand-in", () => {
     });
     expect(serverEnv({ portFile: "/kit/resmon.port", stateDir: "/kit" })).not.toHaveProperty("RESMON_PORT");
   });
+
+  it("keeps the scan tools' state in the stand-in's directory unless told otherwise, never the user's data dir", () => {
+    const kit = { portFile: "/kit/resmon.port", stateDir: "/kit" };
+    expect(serverEnv(kit).RESMON_MCP_SCAN_DATA).toBe("/kit/mcp-scans");
+    expect(serverEnv(kit, { RESMON_MCP_SCAN_DATA: "/elsewhere" }).RESMON_MCP_SCAN_DATA).toBe("/elsewhere");
+  });
 });

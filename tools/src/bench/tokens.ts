@@ -4,9 +4,10 @@
  * whole-record and export answers the demo data holds. Shared by `pnpm bench` and the
  * token-budget test, so both measure the same thing.
  */
+import { randomUUID } from "node:crypto";
 import { MAX_LIMIT } from "@resmon/mcp-contract";
 import { createResmonTools, type ResmonTools } from "@resmon/mcp-server";
-import type { Testkit } from "@resmon/testkit";
+import { followScan, payloadItems, scanStartArgs, type Testkit, type ToolCall } from "@resmon/testkit";
 import { sizeOf } from "./tokenizer.js";
 
 type Json = Record<string, unknown>;
@@ -175,4 +176,36 @@ export async function largestRecords(tools: ResmonTools): Promise<SizeRow[]> {
     ],
   };
   return largestPerTool(tools, candidates);
+}
+
+/** The scan tools through an in-process server, as the scripted harness calls them. */
+export function toolCall(tools: ResmonTools): ToolCall {
+  return async (name, args) => {
+    const outcome = await tools.call(name, args);
+    return outcome.ok
+      ? { ok: true, body: outcome.answer }
+      : { ok: false, body: outcome.error as unknown as Json };
+  };
+}
+
+/**
+ * A whole scripted scan (retrieval by corpus, so nothing waits on a sweep) and the three envelopes
+ * the design budgets: the first full screening batch (25 items with abstracts), the first shortlist
+ * page, and scan_result. `tools` needs RESMON_MCP_SCAN_DATA in its env.
+ */
+export async function scanEnvelopes(tools: ResmonTools): Promise<SizeRow[]> {
+  const { calls, final } = await followScan(
+    toolCall(tools),
+    scanStartArgs({ scanId: randomUUID(), retrieval: "corpus" }),
+  );
+  const batch = calls.find(
+    (c) => c.body.next_action === "screen_candidates" && payloadItems(c.body).length === 25,
+  );
+  const page = calls.find((c) => c.body.next_action === "rank_shortlist");
+  if (!batch || !page) throw new Error("the scripted scan never answered a full batch and a shortlist page");
+  return [
+    { tool: "screening batch", args: { items: 25 }, ...sizeOf(batch.body) },
+    { tool: "shortlist page", args: { items: payloadItems(page.body).length }, ...sizeOf(page.body) },
+    { tool: "result", args: {}, ...sizeOf(final) },
+  ];
 }

@@ -22,6 +22,10 @@ import { list_sources } from "./list_sources.js";
 import { list_watch_profiles } from "./list_watch_profiles.js";
 import { run_routine } from "./run_routine.js";
 import { run_sweep } from "./run_sweep.js";
+import { scan_continue } from "./scan_continue.js";
+import { scan_result } from "./scan_result.js";
+import { scan_start } from "./scan_start.js";
+import { scan_verify } from "./scan_verify.js";
 import { search_corpus } from "./search_corpus.js";
 import { update_settings } from "./update_settings.js";
 
@@ -52,4 +56,8 @@ export const HANDLERS: HandlerRegistry = {
   activate_routine,
   deactivate_routine,
   update_settings,
+  scan_start,
+  scan_continue,
+  scan_verify,
+  scan_result,
 };

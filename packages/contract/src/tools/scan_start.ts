@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { writeHints, writeTool } from "../define.js";
+import {
+  queryPlanArg,
+  SCAN_RETRIEVAL_ROUTES,
+  scanEnvelopeShape,
+  scanIdArg,
+  yearMonthArg,
+} from "../scan-parts.js";
+import { sourcesArg } from "../schema-parts.js";
+
+const DEFAULT_TOP = 10;
+
+export const scan_start = writeTool({
+  name: "scan_start",
+  title: "Start a literature scan",
+  description:
+    "Start (or resume) a literature scan: resmon retrieves by sweeps of external sources (recorded in its run history), its own corpus, or both. Idempotent by scan_id: the same call again returns the current state; after a failed round it resubmits only the unfinished sweeps. Returns an envelope; do what next_action says (await_retrieval: call scan_continue with only scan_id).",
+  kind: "write",
+  requiresConfirmation: true,
+  annotations: writeHints(true, true),
+  input: z
+    .strictObject({
+      scan_id: scanIdArg(),
+      brief: z.string().min(1).describe("The question, in Markdown."),
+      queries: queryPlanArg(),
+      sources: sourcesArg("Sources to sweep").min(1),
+      retrieval: z.enum(["sweep", "corpus", "both"]).optional().describe("Default sweep."),
+      profile: z.enum(["quick", "standard", "deep"]).optional().describe("Default standard."),
+      top: z.int().min(1).max(25).optional().describe(`Papers in the result (default ${DEFAULT_TOP}).`),
+      foundational: z
+        .int()
+        .min(0)
+        .max(25)
+        .optional()
+        .describe("Slots for older papers, at most top (default 2)."),
+      since: yearMonthArg("Window start"),
+      until: yearMonthArg("Window end"),
+      max_candidates: z.int().min(1).optional().describe("Pool cap (default from the profile)."),
+      per_query: z.int().min(1).optional().describe("Results per query (default from the profile)."),
+      force_gap_round: z.boolean().optional().describe("Always run a gap round."),
+    })
+    .superRefine((args, ctx) => {
+      if (args.foundational !== undefined && args.foundational > (args.top ?? DEFAULT_TOP)) {
+        ctx.addIssue({ code: "custom", path: ["foundational"], message: "must not exceed top" });
+      }
+      if (args.since !== undefined && args.until !== undefined && args.since > args.until) {
+        ctx.addIssue({ code: "custom", path: ["since"], message: "must not be after until" });
+      }
+    }),
+  output: scanEnvelopeShape(),
+  routes: SCAN_RETRIEVAL_ROUTES,
+});

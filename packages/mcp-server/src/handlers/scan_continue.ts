@@ -1,0 +1,5 @@
+import type { Handler } from "../context.js";
+import { runScan } from "../scan.js";
+
+export const scan_continue: Handler<"scan_continue"> = (args, ctx) =>
+  runScan(ctx, (engine) => engine.continue(args));

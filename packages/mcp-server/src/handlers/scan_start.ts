@@ -1,0 +1,4 @@
+import type { Handler } from "../context.js";
+import { runScan } from "../scan.js";
+
+export const scan_start: Handler<"scan_start"> = (args, ctx) => runScan(ctx, (engine) => engine.start(args));

@@ -1,0 +1,5 @@
+import type { Handler } from "../context.js";
+import { runScan } from "../scan.js";
+
+export const scan_verify: Handler<"scan_verify"> = (args, ctx) =>
+  runScan(ctx, (engine) => engine.verify(args));

@@ -1,0 +1,37 @@
+import { createScanEngine, defaultScanDataDir, type ScanEngine, ScanError } from "@resmon/scan";
+import type { Backend } from "./backend.js";
+import type { Answer, Ctx } from "./context.js";
+import { ToolError } from "./errors.js";
+
+/**
+ * The glue between the scan engine and the tools: one engine per server process, connecting through
+ * the server's own discovery, and every ScanError turned into the contract's error through the funnel.
+ */
+
+function positiveInt(raw: string | undefined): number | undefined {
+  if (!raw) return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** The engine for this server's environment (which, in tests, is not process.env). */
+export function scanEngineFor(backend: Backend, env: Record<string, string | undefined>): ScanEngine {
+  const waitMs = positiveInt(env.RESMON_MCP_SCAN_WAIT_MS);
+  return createScanEngine({
+    connect: () => backend.client(),
+    dataDir: defaultScanDataDir(env),
+    ...(waitMs !== undefined ? { waitMs } : {}),
+  });
+}
+
+/** Run one engine call; a refusal becomes a ToolError, anything else goes to the funnel as it is. */
+export async function runScan(ctx: Ctx, call: (engine: ScanEngine) => Promise<object>): Promise<Answer> {
+  try {
+    return { ...(await call(ctx.scan())) };
+  } catch (err) {
+    if (!(err instanceof ScanError)) throw err;
+    // The engine met a backend that went away or restarted: look for it afresh on the next call.
+    if (err.code === "backend_unavailable") await ctx.backend.forget();
+    throw new ToolError(err.code, err.message, err.detail);
+  }
+}
