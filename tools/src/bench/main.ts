@@ -17,6 +17,7 @@ import { builtServer, packedServer } from "./launch.js";
 import { inProcessBackend, measurePerCall, type PerCallReport } from "./percall.js";
 import { measurePipeline } from "./pipeline.js";
 import { type Row, renderTable, row, writeJson } from "./report.js";
+import { measureScan, type ScanRun, scanRows } from "./scan.js";
 import { startStandinProcess } from "./standin.js";
 import { tokenRows } from "./token-report.js";
 
@@ -271,6 +272,15 @@ async function measure(
   rows.push(...tokens.summary);
   extra.tokens = tokens.json;
   process.stdout.write(`\n${tokens.heading}\n${renderTable(tokens.detail)}\n`);
+
+  say("a whole scan…");
+  const scans: ScanRun[] = [];
+  for (const retrieval of ["sweep", "corpus"] as const) {
+    const run = await measureScan(kit, retrieval);
+    scans.push(run);
+    rows.push(...scanRows(run));
+  }
+  extra.scan = scans;
 }
 
 async function main(): Promise<void> {
