@@ -191,7 +191,11 @@ export async function advance(call: Call): Promise<ScanEnvelope> {
         const finished = await retrievalPass(call, step.round);
         if (finished) {
           const round = call.state.tasks.filter((t) => t.round === step.round);
-          if (round.some((t) => t.status === "done")) {
+          // A round stands on its sweeps when it has any (corpus rows alone are not a sweep that finished).
+          const decisive = round.some((t) => t.via === "sweep")
+            ? round.filter((t) => t.via === "sweep")
+            : round;
+          if (decisive.some((t) => t.status === "done")) {
             poolRound(call, step.round);
             continue;
           }
