@@ -35,7 +35,7 @@ function heavy(id: number): PaperRecord {
   };
 }
 
-function stateWith(records: RecordBook, ids: number[], over: Partial<ScanState>): ScanState {
+function stateWith(ids: number[], over: Partial<ScanState>): ScanState {
   const inputs = normalizeStart(startArgs());
   return {
     version: 1,
@@ -76,7 +76,7 @@ describe("token budgets (cl100k_base)", () => {
   const records: RecordBook = Object.fromEntries(ids.map((id) => [String(id), heavy(id)]));
 
   it("a 25-item screening batch with 3000-character abstracts stays under 5000 tokens, and says abstracts are cut", () => {
-    const env = envelopeOf(stateWith(records, ids, {}), records);
+    const env = envelopeOf(stateWith(ids, {}), records);
     expect(env.next_action).toBe("screen_candidates");
     const items = (
       env.payload.batch as { items: { abstract: string; abstract_truncated?: true; authors: string }[] }
@@ -93,7 +93,7 @@ describe("token budgets (cl100k_base)", () => {
 
   it("a shortlist page of 10 stays under 3000 tokens", () => {
     const page = ids.slice(0, 10);
-    const state = stateWith(records, ids, {
+    const state = stateWith(ids, {
       phase: "rank",
       batches: [
         {
