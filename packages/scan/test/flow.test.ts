@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd } from "./helpers/model.js";
@@ -48,4 +49,21 @@ describe("a whole scan, following next_action alone", () => {
       expect(String(withMd.payload.markdown)).toContain("Verification basis");
     });
   }
+
+  it("an empty 'more like this' answer with a reason is an empty expansion, not a failure; the corpus sort served is recorded", async () => {
+    r.kit.setEmbeddingState("no_model");
+    const engine = r.engine();
+    const args = startArgs({ retrieval: "corpus" });
+    const seen = await driveToEnd(engine, await engine.start(args));
+    expect(seen.at(-1)?.next_action).toBe("complete");
+    const state = JSON.parse(readFileSync(join(r.dataDir, args.scan_id, "scan.json"), "utf8"));
+    expect(state.expansion.added).toEqual([]);
+    expect(state.expansion.empty.length).toBe(state.expansion.seeds.length);
+    expect(state.expansion.empty[0].reason).toContain("Nothing is embedded");
+    // resmon declined similarity ranking without a model: what it served is recorded, with its sentence.
+    for (const t of state.tasks) {
+      expect(t.sort_served).toBe("newest");
+      expect(typeof t.similarity_unavailable).toBe("string");
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildEvidence, type Ranked, renderMarkdown, selectPackets } from "../src/emit.js";
-import type { PaperRecord } from "../src/records.js";
+import { changedFields, fillAbsent, type PaperRecord, recordFrom } from "../src/records.js";
 import { citeMismatches, matchExportRows, verdictFor } from "../src/verify.js";
 
 function rec(id: number, over: Partial<PaperRecord> = {}): PaperRecord {
@@ -62,6 +62,32 @@ describe("cite against resmon's record", () => {
     expect(verdictFor(1, undefined, rec(1), rec(1, { title: "Changed" }), checked).record_changed).toEqual([
       "title",
     ]);
+  });
+
+  it("a field the row at retrieval did not carry is not a change; a fuller row fills it", () => {
+    const similarRow = recordFrom({
+      id: 3,
+      title: "T",
+      authors: "A B",
+      publication_date: "2024-01-01",
+      doi: null,
+      url: null,
+      source_repository: "arxiv",
+    });
+    expect(similarRow?.absent).toEqual(["external_id", "abstract"]);
+    const exported = rec(3, {
+      title: "T",
+      authors: "A B",
+      publication_date: "2024-01-01",
+      doi: null,
+      url: null,
+      external_id: "2401.1",
+    });
+    expect(changedFields(similarRow as PaperRecord, exported)).toEqual([]);
+    const filled = fillAbsent(similarRow as PaperRecord, exported);
+    expect(filled.external_id).toBe("2401.1");
+    expect(filled.absent).toBeUndefined();
+    expect(changedFields(filled, { ...exported, external_id: "other" })).toEqual(["external_id"]);
   });
 
   it("a lifecycle check that did not finish, or that resmon never made, is unchecked — never 'not retracted'", () => {
