@@ -96,7 +96,8 @@ describe("retry and recovery", () => {
   });
 
   it("admission full (429 with Retry-After): the scan waits for slots, never fails", async () => {
-    r.kit.setAdmission({ maxConcurrent: 1, runDurationMs: 40 });
+    // Runs long enough that the second POST of a pass always meets a full slot, even on a loaded machine.
+    r.kit.setAdmission({ maxConcurrent: 1, runDurationMs: 250 });
     const engine = r.engine({ waitMs: 300 });
     const args = startArgs();
     let e = await engine.start(args);
