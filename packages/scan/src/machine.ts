@@ -4,7 +4,7 @@ import { envelopeOf } from "./envelope.js";
 import { ScanError } from "./errors.js";
 import { chunk, outsideWindow, pool } from "./pool.js";
 import { BATCH_SIZE, EXPANSION_K, EXPANSION_SEEDS, PROFILES } from "./profile.js";
-import { similarTo } from "./resmon.js";
+import { failure, similarTo } from "./resmon.js";
 import { retrievalPass } from "./retrieval.js";
 import { buildShortlist, scoresById, shortlistPages } from "./shortlist.js";
 import type { Batch, Candidate, ScanState } from "./state.js";
@@ -111,6 +111,8 @@ async function expand(call: Call): Promise<void> {
     const client = await call.resmon();
     for (const seed of seeds) {
       const res = await similarTo(client, seed, EXPANSION_K);
+      // resmon down or restarted: try the expansion again on the next call rather than skip it.
+      if (!res.ok && res.unreachable) throw failure(res.apiError, "expand", "the similar-papers request");
       if (!res.ok) expansion.failed.push({ doc_id: seed, error: res.error });
       else if (res.records.length === 0) expansion.empty.push({ doc_id: seed, reason: res.reason });
       else {

@@ -186,6 +186,10 @@ async function submit(call: Call, client: ResmonClient, task: RetrievalTask): Pr
       task.status = "failed";
       task.error = outcome.message;
       break;
+    case "unreachable":
+      resetTask(task);
+      call.save();
+      throw failure(outcome.error, "retrieve", "the sweep");
   }
   call.save();
 }

@@ -76,6 +76,26 @@ describe("retry and recovery", () => {
     expect(r.sweepPosts()).toBe(6);
   });
 
+  it("resmon refusing the token (restarted): backend_unavailable, nothing failed, the same start then proceeds", async () => {
+    const engine = r.engine();
+    const args = startArgs();
+    r.kit.refuseAllTokens(true);
+    const e = await engine.start(args).catch((x: unknown) => x);
+    expect((e as ScanError).code).toBe("backend_unavailable");
+    expect(stateOf(args.scan_id).tasks.every((t) => t.status === "pending")).toBe(true);
+    r.kit.refuseAllTokens(false);
+    // A 401 on the sweep itself: nothing was started, so the sweep is sent again, never marked failed.
+    r.kit.setFault("/api/search/sweep", { kind: "status", status: 401 }, { times: 1 });
+    const e2 = await engine.start(args).catch((x: unknown) => x);
+    expect((e2 as ScanError).code).toBe("backend_unavailable");
+    expect(stateOf(args.scan_id).tasks.some((t) => t.status === "failed")).toBe(false);
+    let env = await engine.start(args);
+    for (let i = 0; i < 50 && env.next_action === "await_retrieval"; i++)
+      env = await engine.continue({ scan_id: args.scan_id });
+    expect(env.next_action).toBe("screen_candidates");
+    expect(r.sweepPosts()).toBe(6);
+  });
+
   it("no call blocks past the wait budget; the same start again starts nothing new; polls advance", async () => {
     r.kit.setAdmission({ runDurationMs: 1200 });
     const engine = r.engine({ waitMs: 250 });

@@ -90,6 +90,24 @@ describe("the per-scan lock", () => {
     held.release();
   });
 
+  it("clears a lock far older than any call can hold one (its pid was reused)", () => {
+    const path = join(dir, "lock");
+    const old = new Date(Date.now() - 3_600_000).toISOString();
+    writeFileSync(
+      path,
+      JSON.stringify({
+        pid: process.pid,
+        tool: "scan_verify",
+        acquired_at: old,
+        host: hostname(),
+        nonce: "n",
+      }),
+    );
+    const held = acquireLock(path, "scan_continue", new Date());
+    expect(held.cleared).toMatchObject({ tool: "scan_verify", acquired_at: old });
+    held.release();
+  });
+
   it("release removes only its own lock", () => {
     const path = join(dir, "lock");
     const held = acquireLock(path, "scan_start", new Date());
