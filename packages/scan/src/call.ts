@@ -1,5 +1,5 @@
 import type { ResmonClient } from "@resmon/api-client";
-import type { PaperRecord } from "./records.js";
+import { fillAbsent, type PaperRecord } from "./records.js";
 import type { RecordBook, ScanState } from "./state.js";
 import type { ScanDir } from "./store.js";
 
@@ -37,8 +37,10 @@ export class Call {
   /** Keep the first record seen for a paper: verification compares against the record at retrieval. */
   remember(records: readonly PaperRecord[]): void {
     for (const r of records) {
-      if (this.records[r.id] === undefined) {
-        this.records[r.id] = r;
+      const known = this.records[r.id];
+      const next = known === undefined ? r : fillAbsent(known, r);
+      if (next !== known) {
+        this.records[r.id] = next;
         this.recordsDirty = true;
       }
     }

@@ -13,6 +13,11 @@ interface LockBody {
 
 /** A lock file that was being written when its holder died: unreadable for this long counts as stale. */
 const UNREADABLE_GRACE_MS = 10_000;
+/**
+ * No call holds a scan this long (each works at most its wait budget, plus bounded requests), so an
+ * older lock whose pid looks alive belongs to a reused pid, not to its holder.
+ */
+const MAX_HOLD_MS = 30 * 60_000;
 
 function alive(pid: number): boolean {
   try {
@@ -41,7 +46,8 @@ function stale(path: string, body: LockBody | null): boolean {
       return true;
     }
   }
-  return body.host === hostname() && !alive(body.pid);
+  const age = Date.now() - Date.parse(body.acquired_at);
+  return body.host === hostname() && (!alive(body.pid) || age > MAX_HOLD_MS);
 }
 
 export interface HeldLock {

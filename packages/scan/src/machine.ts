@@ -4,7 +4,7 @@ import { envelopeOf } from "./envelope.js";
 import { ScanError } from "./errors.js";
 import { chunk, outsideWindow, pool } from "./pool.js";
 import { BATCH_SIZE, EXPANSION_K, EXPANSION_SEEDS, PROFILES } from "./profile.js";
-import { similarTo } from "./resmon.js";
+import { failure, similarTo } from "./resmon.js";
 import { retrievalPass } from "./retrieval.js";
 import { buildShortlist, scoresById, shortlistPages } from "./shortlist.js";
 import type { Batch, Candidate, ScanState } from "./state.js";
@@ -111,6 +111,8 @@ async function expand(call: Call): Promise<void> {
     const client = await call.resmon();
     for (const seed of seeds) {
       const res = await similarTo(client, seed, EXPANSION_K);
+      // resmon down or restarted: try the expansion again on the next call rather than skip it.
+      if (!res.ok && res.unreachable) throw failure(res.apiError, "expand", "the similar-papers request");
       if (!res.ok) expansion.failed.push({ doc_id: seed, error: res.error });
       else if (res.records.length === 0) expansion.empty.push({ doc_id: seed, reason: res.reason });
       else {
@@ -191,7 +193,11 @@ export async function advance(call: Call): Promise<ScanEnvelope> {
         const finished = await retrievalPass(call, step.round);
         if (finished) {
           const round = call.state.tasks.filter((t) => t.round === step.round);
-          if (round.some((t) => t.status === "done")) {
+          // A round stands on its sweeps when it has any (corpus rows alone are not a sweep that finished).
+          const decisive = round.some((t) => t.via === "sweep")
+            ? round.filter((t) => t.via === "sweep")
+            : round;
+          if (decisive.some((t) => t.status === "done")) {
             poolRound(call, step.round);
             continue;
           }

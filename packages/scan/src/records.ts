@@ -9,6 +9,8 @@ export interface PaperRecord {
   source_repository: string | null;
   external_id: string | null;
   abstract: string | null;
+  /** Fields the row resmon sent did not carry at all (a similar-papers row has no external id). */
+  absent?: string[];
 }
 
 const RECORD_FIELDS = [
@@ -31,7 +33,7 @@ export function recordFrom(row: Record<string, unknown>, id?: number): PaperReco
     id ??
     (typeof row.id === "number" ? row.id : typeof row.document_id === "number" ? row.document_id : null);
   if (docId === null || !Number.isInteger(docId)) return null;
-  return {
+  const record: PaperRecord = {
     id: docId,
     title: str(row.title),
     authors: str(row.authors),
@@ -42,11 +44,31 @@ export function recordFrom(row: Record<string, unknown>, id?: number): PaperReco
     external_id: str(row.external_id),
     abstract: str(row.abstract),
   };
+  const absent = [...RECORD_FIELDS, "abstract" as const].filter((f) => !(f in row));
+  if (absent.length) record.absent = absent;
+  return record;
+}
+
+/** A fuller view of the same paper fills the fields an earlier row did not carry; nothing it carried is replaced. */
+export function fillAbsent(earlier: PaperRecord, later: PaperRecord): PaperRecord {
+  if (!earlier.absent?.length) return earlier;
+  const out: PaperRecord = { ...earlier };
+  const still: string[] = [];
+  for (const f of earlier.absent) {
+    if (later.absent?.includes(f)) still.push(f);
+    else
+      (out as unknown as Record<string, unknown>)[f] =
+        (later as unknown as Record<string, unknown>)[f] ?? null;
+  }
+  if (still.length) out.absent = still;
+  else delete out.absent;
+  return out;
 }
 
 /** Fields that differ between two records of the same paper (abstract left out: it is not cited). */
 export function changedFields(before: PaperRecord, now: PaperRecord): string[] {
-  return RECORD_FIELDS.filter((f) => (before[f] ?? null) !== (now[f] ?? null));
+  const unknown = new Set([...(before.absent ?? []), ...(now.absent ?? [])]);
+  return RECORD_FIELDS.filter((f) => !unknown.has(f) && (before[f] ?? null) !== (now[f] ?? null));
 }
 
 export function normalizeDoi(doi: string | null | undefined): string | null {

@@ -8,9 +8,8 @@ type Row = Record<string, unknown>;
 /** A failed request as the contract's error: unreachable or restarted (401) → backend_unavailable, else upstream_error. */
 export function failure(error: ApiError, stage: string, what: string): ScanError {
   const status = error.kind === "http" || error.kind === "malformed" ? error.status : undefined;
-  const unreachable = error.kind === "transport" || error.kind === "timeout" || status === 401;
   return new ScanError(
-    unreachable ? "backend_unavailable" : "upstream_error",
+    unreachable(error) ? "backend_unavailable" : "upstream_error",
     `resmon did not answer ${what}: ${error.message}`,
     { stage, ...(status !== undefined ? { status } : {}) },
   );
@@ -37,7 +36,8 @@ export type SweepOutcome =
   | { kind: "busy"; retryAfterMs: number }
   /** The request may or may not have reached resmon: reconcile before sending again. */
   | { kind: "uncertain"; message: string }
-  | { kind: "refused"; message: string };
+  | { kind: "refused"; message: string }
+  | { kind: "unreachable"; error: ApiError };
 
 export async function submitSweep(client: ResmonClient, body: SweepBody): Promise<SweepOutcome> {
   const sent: Row = {
@@ -58,6 +58,8 @@ export async function submitSweep(client: ResmonClient, body: SweepBody): Promis
   const e = res.error;
   if (e.kind === "http" && e.status === 429)
     return { kind: "busy", retryAfterMs: (e.retryAfter ?? 2) * 1000 };
+  // Refused by the guard (the backend restarted, so its token changed): nothing started.
+  if (e.kind === "http" && e.status === 401) return { kind: "unreachable", error: e };
   if (e.kind === "transport" || e.kind === "timeout") return { kind: "uncertain", message: e.message };
   return { kind: "refused", message: e.message };
 }
@@ -128,13 +130,21 @@ export async function corpusSearch(
 
 export type SimilarOutcome =
   | { ok: true; records: PaperRecord[]; reason: string | null }
-  | { ok: false; error: string };
+  | { ok: false; error: string; unreachable: boolean; apiError: ApiError };
+
+/** Not an answer from resmon at all: it is down, or it restarted (401). */
+export function unreachable(error: ApiError): boolean {
+  return (
+    error.kind === "transport" || error.kind === "timeout" || (error.kind === "http" && error.status === 401)
+  );
+}
 
 export async function similarTo(client: ResmonClient, docId: number, k: number): Promise<SimilarOutcome> {
   const res = await client.GET("/api/documents/{document_id}/similar", {
     params: { path: { document_id: docId }, query: { k } },
   });
-  if (!res.ok) return { ok: false, error: res.error.message };
+  if (!res.ok)
+    return { ok: false, error: res.error.message, unreachable: unreachable(res.error), apiError: res.error };
   const data = res.data as unknown as Row;
   return {
     ok: true,

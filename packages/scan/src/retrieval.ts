@@ -148,7 +148,7 @@ export async function reconcile(call: Call, client: ResmonClient, task: Retrieva
 }
 
 async function submit(call: Call, client: ResmonClient, task: RetrievalTask): Promise<void> {
-  if (task.admission_wait_since && task.retry_at && Date.parse(task.retry_at) > Date.now()) return;
+  if (task.retry_at && Date.parse(task.retry_at) > Date.now()) return;
   const inputs = call.state.inputs;
   task.status = "submitting";
   task.request_id = randomUUID();
@@ -186,6 +186,10 @@ async function submit(call: Call, client: ResmonClient, task: RetrievalTask): Pr
       task.status = "failed";
       task.error = outcome.message;
       break;
+    case "unreachable":
+      resetTask(task);
+      call.save();
+      throw failure(outcome.error, "retrieve", "the sweep");
   }
   call.save();
 }
@@ -251,21 +255,28 @@ async function searchCorpus(call: Call, client: ResmonClient, task: RetrievalTas
   call.save();
 }
 
+function isFinal(task: RetrievalTask): boolean {
+  return task.status === "done" || task.status === "failed";
+}
+
 /** One full pass over the round's tasks (even past the deadline, so every call advances). True when all are final. */
 export async function retrievalPass(call: Call, round: number): Promise<boolean> {
   const client = await call.resmon();
-  for (const task of call.state.tasks.filter((t) => t.round === round)) {
+  const tasks = call.state.tasks.filter((t) => t.round === round);
+  for (const task of tasks) {
     if (task.via === "corpus") {
       if (task.status === "pending") await searchCorpus(call, client, task);
       continue;
     }
     if (task.status === "submitting") await reconcile(call, client, task);
     if (task.status === "pending") await submit(call, client, task);
-    else if (task.status === "running") await poll(call, client, task);
+    else if (task.status === "running") {
+      await poll(call, client, task);
+      // One of our own runs just gave its admission slot back: ask again now rather than after Retry-After.
+      if (isFinal(task)) for (const t of tasks) t.retry_at = null;
+    }
   }
-  return call.state.tasks
-    .filter((t) => t.round === round)
-    .every((t) => t.status === "done" || t.status === "failed");
+  return tasks.every(isFinal);
 }
 
 /** After a round in which nothing finished: send again only what did not finish. */

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ScanError } from "../src/index.js";
 import { type Rig, rig } from "./helpers/backend.js";
-import { driveToEnd } from "./helpers/model.js";
+import { driveToEnd, GAP_QUERIES, scoreBatch } from "./helpers/model.js";
 import { startArgs } from "./helpers/plan.js";
 
 let r: Rig;
@@ -48,4 +50,58 @@ describe("a whole scan, following next_action alone", () => {
       expect(String(withMd.payload.markdown)).toContain("Verification basis");
     });
   }
+
+  it("an empty 'more like this' answer with a reason is an empty expansion, not a failure; the corpus sort served is recorded", async () => {
+    r.kit.setEmbeddingState("no_model");
+    const engine = r.engine();
+    const args = startArgs({ retrieval: "corpus" });
+    const seen = await driveToEnd(engine, await engine.start(args));
+    expect(seen.at(-1)?.next_action).toBe("complete");
+    const state = JSON.parse(readFileSync(join(r.dataDir, args.scan_id, "scan.json"), "utf8"));
+    expect(state.expansion.added).toEqual([]);
+    expect(state.expansion.empty.length).toBe(state.expansion.seeds.length);
+    expect(state.expansion.empty[0].reason).toContain("Nothing is embedded");
+    // resmon declined similarity ranking without a model: what it served is recorded, with its sentence.
+    for (const t of state.tasks) {
+      expect(t.sort_served).toBe("newest");
+      expect(typeof t.similarity_unavailable).toBe("string");
+    }
+  });
+
+  it("a gap round when the profile calls for one: its sweeps, its batches, then the shortlist; the accepted queries are final", async () => {
+    const engine = r.engine();
+    const args = startArgs({ profile: "standard", per_query: 8 });
+    let env = await engine.start(args);
+    while (env.next_action !== "write_gap_queries") {
+      expect(["await_retrieval", "screen_candidates"]).toContain(env.next_action);
+      env =
+        env.next_action === "screen_candidates"
+          ? await engine.continue({
+              scan_id: args.scan_id,
+              screen_scores: scoreBatch((env.payload.batch as { items: { doc_id: number }[] }).items),
+            })
+          : await engine.continue({ scan_id: args.scan_id });
+    }
+    expect(env.phase).toBe("gap");
+    expect((env.payload.reasons as string[]).some((x) => x.includes("under 20"))).toBe(true);
+    const before = r.sweepPosts();
+    const gap = await engine.continue({ scan_id: args.scan_id, gap_queries: GAP_QUERIES });
+    expect(r.sweepPosts()).toBe(before + 1);
+    const replay = await engine.continue({ scan_id: args.scan_id, gap_queries: GAP_QUERIES });
+    expect(replay.replayed).toBe(true);
+    const changed = await engine
+      .continue({ scan_id: args.scan_id, gap_queries: [] })
+      .catch((e: unknown) => e);
+    expect((changed as ScanError).detail.conflict).toBe("already_accepted");
+    const seen = await driveToEnd(engine, gap);
+    expect(seen.some((e) => e.phase === "gap" && e.next_action === "screen_candidates")).toBe(true);
+    expect(seen.at(-1)?.next_action).toBe("complete");
+    const state = JSON.parse(readFileSync(join(r.dataDir, args.scan_id, "scan.json"), "utf8"));
+    expect(state.candidates.some((c: { origin: string }) => c.origin === "gap")).toBe(true);
+    expect(
+      state.tasks
+        .filter((t: { round: number }) => t.round === 1)
+        .map((t: { query_id: string; text: string }) => [t.query_id, t.text]),
+    ).toEqual([["G1", "passing"]]);
+  });
 });

@@ -8,6 +8,7 @@ import { createScanEngine, type ScanEngine, type ScanEngineOptions } from "../..
 export interface Rig {
   kit: Testkit;
   client: ResmonClient;
+  connect: () => Promise<ResmonClient>;
   dataDir: string;
   engine: (opts?: Partial<ScanEngineOptions>) => ScanEngine;
   sweepPosts: () => number;
@@ -19,18 +20,29 @@ export async function rig(seed: "demo" | "small" = "demo"): Promise<Rig> {
   const base = mkdtempSync(join(tmpdir(), "scan-test-"));
   const kit = await startTestkit({ stateDir: join(base, "state"), seed });
   kit.setAdmission({ runDurationMs: 60 });
-  const client = createResmonClient({ port: kit.port, token: kit.token });
+  // Like the server's discovery: a restarted backend has a new token, so a new client.
+  const clients = new Map<string, ResmonClient>();
+  const connect = async () => {
+    let c = clients.get(kit.token);
+    if (!c) {
+      c = createResmonClient({ port: kit.port, token: kit.token });
+      clients.set(kit.token, c);
+    }
+    return c;
+  };
+  const client = await connect();
   const dataDir = join(base, "scans");
   return {
     kit,
     client,
+    connect,
     dataDir,
-    engine: (opts = {}) =>
-      createScanEngine({ connect: async () => client, dataDir, waitMs: 8000, pollMs: 20, ...opts }),
+    engine: (opts = {}) => createScanEngine({ connect, dataDir, waitMs: 8000, pollMs: 20, ...opts }),
     sweepPosts: () =>
-      kit.requests.filter((r) => r.method === "POST" && r.route === "/api/search/sweep").length,
+      kit.requests.filter((q) => q.method === "POST" && q.route === "/api/search/sweep" && q.status === 200)
+        .length,
     close: async () => {
-      await client.close();
+      for (const c of clients.values()) await c.close();
       await kit.stop();
       rmSync(base, { recursive: true, force: true });
     },

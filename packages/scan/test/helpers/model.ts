@@ -2,6 +2,9 @@ import type { RankedEntry, ScanEngine, ScanEnvelope, ScreenScore } from "../../s
 
 type Item = { doc_id: number; title?: string | null; doi?: string | null; year?: number | null };
 
+/** The gap round's query: "passing" titles are not found by any planned query. */
+export const GAP_QUERIES = [{ text: "passing", criterion: "C3" }];
+
 /** A deterministic stand-in for the model's judgements. */
 export function scoreBatch(items: Item[]): ScreenScore[] {
   return items.map((it) => {
@@ -41,7 +44,7 @@ export async function driveToEnd(
       case "write_gap_queries":
         env = await engine.continue({
           scan_id,
-          gap_queries: [{ text: "sparse attention", criterion: "C3" }],
+          gap_queries: GAP_QUERIES,
         });
         break;
       case "rank_shortlist": {

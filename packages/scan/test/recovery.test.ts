@@ -1,0 +1,248 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type ScanEnvelope, ScanError } from "../src/index.js";
+import type { ScanState } from "../src/state.js";
+import { type Rig, rig } from "./helpers/backend.js";
+import { driveToEnd } from "./helpers/model.js";
+import { startArgs } from "./helpers/plan.js";
+
+let r: Rig;
+beforeEach(async () => {
+  r = await rig();
+});
+afterEach(async () => {
+  await r.close();
+});
+
+function stateOf(scanId: string): ScanState {
+  return JSON.parse(readFileSync(join(r.dataDir, scanId, "scan.json"), "utf8")) as ScanState;
+}
+
+function writeState(state: ScanState): void {
+  writeFileSync(join(r.dataDir, state.scan_id, "scan.json"), JSON.stringify(state));
+}
+
+/** A pid that is certainly not running: a child that has exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ""]);
+  await new Promise((resolve) => child.on("exit", resolve));
+  return child.pid as number;
+}
+
+async function pollUntil(
+  scanId: string,
+  engine: ReturnType<Rig["engine"]>,
+  want: string,
+): Promise<ScanEnvelope> {
+  let env = await engine.continue({ scan_id: scanId });
+  for (let i = 0; i < 100 && env.next_action === "await_retrieval"; i++)
+    env = await engine.continue({ scan_id: scanId });
+  expect(env.next_action).toBe(want);
+  return env;
+}
+
+describe("retry and recovery", () => {
+  it("a round in which every sweep failed: upstream_error retry_start; the same start resubmits and proceeds", async () => {
+    const engine = r.engine();
+    const args = startArgs();
+    r.kit.setFault("/api/search/sweep", { kind: "status", status: 503 });
+    const failed = await engine.start(args).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(ScanError);
+    expect((failed as ScanError).code).toBe("upstream_error");
+    expect((failed as ScanError).detail).toMatchObject({ stage: "retrieve", next_action: "retry_start" });
+    expect((await engine.result({ scan_id: args.scan_id })).next_action).toBe("retry_start");
+    const poll = await engine.continue({ scan_id: args.scan_id }).catch((e: unknown) => e);
+    expect((poll as ScanError).detail.next_action).toBe("retry_start");
+    expect(r.sweepPosts()).toBe(0);
+    r.kit.clearFaults();
+    const retried = await engine.start(args);
+    expect(retried.next_action).toBe("screen_candidates");
+    expect(r.sweepPosts()).toBe(6);
+  });
+
+  it("a retry after a failed round with retrieval both resubmits only the sweeps, not the finished corpus searches", async () => {
+    const engine = r.engine();
+    const args = startArgs({ retrieval: "both" });
+    r.kit.setFault("/api/search/sweep", { kind: "status", status: 503 });
+    await expect(engine.start(args)).rejects.toBeInstanceOf(ScanError);
+    const corpusCalls = r.kit.requests.filter((q) => q.route === "/api/explorer/search").length;
+    expect(corpusCalls).toBe(6);
+    r.kit.clearFaults();
+    expect((await engine.start(args)).next_action).toBe("screen_candidates");
+    expect(r.kit.requests.filter((q) => q.route === "/api/explorer/search").length).toBe(corpusCalls);
+    expect(r.sweepPosts()).toBe(6);
+  });
+
+  it("resmon refusing the token (restarted): backend_unavailable, nothing failed, the same start then proceeds", async () => {
+    const engine = r.engine();
+    const args = startArgs();
+    r.kit.refuseAllTokens(true);
+    const e = await engine.start(args).catch((x: unknown) => x);
+    expect((e as ScanError).code).toBe("backend_unavailable");
+    expect(stateOf(args.scan_id).tasks.every((t) => t.status === "pending")).toBe(true);
+    r.kit.refuseAllTokens(false);
+    // A 401 on the sweep itself: nothing was started, so the sweep is sent again, never marked failed.
+    r.kit.setFault("/api/search/sweep", { kind: "status", status: 401 }, { times: 1 });
+    const e2 = await engine.start(args).catch((x: unknown) => x);
+    expect((e2 as ScanError).code).toBe("backend_unavailable");
+    expect(stateOf(args.scan_id).tasks.some((t) => t.status === "failed")).toBe(false);
+    let env = await engine.start(args);
+    for (let i = 0; i < 50 && env.next_action === "await_retrieval"; i++)
+      env = await engine.continue({ scan_id: args.scan_id });
+    expect(env.next_action).toBe("screen_candidates");
+    expect(r.sweepPosts()).toBe(6);
+  });
+
+  it("no call blocks past the wait budget; the same start again starts nothing new; polls advance", async () => {
+    r.kit.setAdmission({ runDurationMs: 1200 });
+    const engine = r.engine({ waitMs: 250 });
+    const args = startArgs();
+    let t0 = Date.now();
+    const first = await engine.start(args);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(first.next_action).toBe("await_retrieval");
+    expect(first.phase).toBe("retrieve");
+    const posts = r.sweepPosts();
+    t0 = Date.now();
+    const again = await engine.start(args);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(again.next_action).toBe("await_retrieval");
+    expect(r.sweepPosts()).toBe(posts);
+    await pollUntil(args.scan_id, engine, "screen_candidates");
+    expect(r.sweepPosts()).toBe(6);
+  });
+
+  it("admission full (429 with Retry-After): the scan waits for slots, never fails", async () => {
+    // Runs long enough that the second POST of a pass always meets a full slot, even on a loaded machine.
+    r.kit.setAdmission({ maxConcurrent: 1, runDurationMs: 250 });
+    const engine = r.engine({ waitMs: 300 });
+    const args = startArgs();
+    let e = await engine.start(args);
+    for (let i = 0; i < 100 && e.next_action === "await_retrieval"; i++)
+      e = await engine.continue({ scan_id: args.scan_id });
+    expect(e.next_action).toBe("screen_candidates");
+    const sweeps = r.kit.requests.filter((q) => q.route === "/api/search/sweep");
+    expect(sweeps.some((q) => q.status === 429)).toBe(true);
+    expect(sweeps.filter((q) => q.status === 200).length).toBe(6);
+  });
+
+  it("a backend restart (new runtime_id) is reported and the round is read again, not mixed", async () => {
+    r.kit.setAdmission({ runDurationMs: 2000 });
+    const engine = r.engine({ waitMs: 200 });
+    const args = startArgs();
+    const first = await engine.start(args);
+    expect(first.next_action).toBe("await_retrieval");
+    const before = stateOf(args.scan_id);
+    const oldRuntime = before.runtime_id;
+    await r.kit.restart();
+    r.kit.setAdmission({ runDurationMs: 40 });
+    const env = await pollUntil(args.scan_id, engine, "screen_candidates");
+    expect(env.progress.backend_restarted).toBe(true);
+    const after = stateOf(args.scan_id);
+    expect(after.restarts).toEqual([expect.objectContaining({ from: oldRuntime, to: r.kit.runtimeId })]);
+    for (const t of after.tasks) expect(t.runtime_id).toBe(r.kit.runtimeId);
+    // Every sweep interrupted by the restart was sent again to the new backend.
+    expect(r.sweepPosts()).toBeGreaterThan(6);
+  });
+
+  it("a stale lock of a dead holder is cleared; a sweep left submitting is reconciled, not started twice", async () => {
+    r.kit.setAdmission({ runDurationMs: 800, maxConcurrent: 10 });
+    const engine = r.engine({ waitMs: 150 });
+    const args = startArgs();
+    await engine.start(args);
+    expect(r.sweepPosts()).toBe(6);
+    const state = stateOf(args.scan_id);
+    const [landed, lost] = state.tasks;
+    if (!landed || !lost) throw new Error("no tasks");
+    const executionId = landed.execution_id;
+    expect(executionId).not.toBeNull();
+    // A crash after the POST reached resmon, before its execution id was written:
+    Object.assign(landed, { status: "submitting", execution_id: null });
+    // and a crash before the POST was sent (nothing in resmon started after this time):
+    Object.assign(lost, {
+      status: "submitting",
+      execution_id: null,
+      submitted_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    writeState(state);
+    const lockPath = join(r.dataDir, args.scan_id, "lock");
+    writeFileSync(
+      lockPath,
+      JSON.stringify({
+        pid: await deadPid(),
+        tool: "scan_start",
+        acquired_at: new Date().toISOString(),
+        host: (await import("node:os")).hostname(),
+        nonce: "x",
+      }),
+    );
+    await pollUntil(args.scan_id, r.engine({ waitMs: 3000 }), "screen_candidates");
+    const after = stateOf(args.scan_id);
+    expect(after.tasks[0]?.execution_id).toBe(executionId);
+    // Only the one that never reached resmon was sent.
+    expect(r.sweepPosts()).toBe(7);
+    expect(existsSync(lockPath)).toBe(false);
+  });
+
+  it("a live holder's lock is respected", async () => {
+    const engine = r.engine({ waitMs: 100 });
+    const args = startArgs();
+    await engine.start(args);
+    const lockPath = join(r.dataDir, args.scan_id, "lock");
+    writeFileSync(
+      lockPath,
+      JSON.stringify({
+        pid: process.pid,
+        tool: "scan_continue",
+        acquired_at: new Date().toISOString(),
+        host: (await import("node:os")).hostname(),
+        nonce: "y",
+      }),
+    );
+    const e = await engine.continue({ scan_id: args.scan_id }).catch((x: unknown) => x);
+    expect((e as ScanError).detail).toMatchObject({
+      conflict: "scan_in_progress",
+      holder: { pid: process.pid, tool: "scan_continue" },
+    });
+    expect((await engine.result({ scan_id: args.scan_id })).scan_id).toBe(args.scan_id);
+  });
+
+  it("kill -9 of a process holding the scan mid-call: a new engine polls back to a consistent phase, no sweep twice", async () => {
+    r.kit.setAdmission({ runDurationMs: 1500 });
+    const args = startArgs();
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", fileURLToPath(new URL("./helpers/child-start.ts", import.meta.url))],
+      {
+        env: {
+          ...process.env,
+          KIT_PORT: String(r.kit.port),
+          KIT_TOKEN: r.kit.token,
+          SCAN_DATA: r.dataDir,
+          SCAN_ARGS: JSON.stringify(args),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    const lockPath = join(r.dataDir, args.scan_id, "lock");
+    // Wait until the child holds the lock and every sweep is admitted.
+    for (let i = 0; i < 300; i++) {
+      if (existsSync(lockPath) && r.sweepPosts() === 6) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(r.sweepPosts()).toBe(6);
+    child.kill("SIGKILL");
+    await exited;
+    expect(existsSync(lockPath)).toBe(true);
+    const engine = r.engine({ waitMs: 4000 });
+    const env = await pollUntil(args.scan_id, engine, "screen_candidates");
+    expect(r.sweepPosts()).toBe(6);
+    expect(existsSync(lockPath)).toBe(false);
+    const seen = await driveToEnd(engine, env);
+    expect(seen.at(-1)?.next_action).toBe("complete");
+  }, 30_000);
+});

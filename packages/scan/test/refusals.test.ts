@@ -1,0 +1,207 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type ScanEngine, ScanError } from "../src/index.js";
+import { type Rig, rig } from "./helpers/backend.js";
+import { driveToEnd, rankPage, scoreBatch } from "./helpers/model.js";
+import { startArgs } from "./helpers/plan.js";
+
+let r: Rig;
+beforeEach(async () => {
+  r = await rig();
+});
+afterEach(async () => {
+  await r.close();
+});
+
+async function refusal(p: Promise<unknown>): Promise<ScanError> {
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ScanError);
+  return error as ScanError;
+}
+
+type Items = { items: { doc_id: number; doi?: string | null; title?: string | null }[] };
+
+async function toScreening(engine: ScanEngine) {
+  const args = startArgs();
+  let env = await engine.start(args);
+  while (env.next_action === "await_retrieval") env = await engine.continue({ scan_id: args.scan_id });
+  expect(env.next_action).toBe("screen_candidates");
+  return { args, env };
+}
+
+describe("refusals", () => {
+  it("a non-canonical scan_id: invalid_argument, nothing written, nothing sent", async () => {
+    const engine = r.engine();
+    r.kit.clearRequests();
+    for (const bad of [
+      "not-a-uuid",
+      "6F9619FF-8B86-4011-B42D-00C04FC964FF",
+      "6f9619ff-8b86-1011-b42d-00c04fc964ff",
+    ]) {
+      const e = await refusal(engine.start(startArgs({ scan_id: bad })));
+      expect(e.code).toBe("invalid_argument");
+      expect(e.detail.field).toBe("scan_id");
+    }
+    expect(existsSync(r.dataDir)).toBe(false);
+    expect(r.kit.requests.length).toBe(0);
+  });
+
+  it("the same id with other inputs: scan_id_conflict naming the fields, never their values", async () => {
+    const engine = r.engine();
+    const args = startArgs();
+    await engine.start(args);
+    const posts = r.sweepPosts();
+    const e = await refusal(engine.start({ ...args, brief: "a secret other brief", top: 7 }));
+    expect(e.code).toBe("conflict");
+    expect(e.detail).toMatchObject({ conflict: "scan_id_conflict", differs: ["brief", "top"] });
+    expect(JSON.stringify(e.detail)).not.toContain("secret");
+    expect(e.message).not.toContain("secret");
+    expect(r.sweepPosts()).toBe(posts);
+  });
+
+  it("omitting an argument equal to its default is not a change", async () => {
+    const engine = r.engine();
+    const args = startArgs({ profile: "standard", per_query: undefined });
+    const first = await engine.start(args);
+    const posts = r.sweepPosts();
+    const again = await engine.start({
+      ...args,
+      retrieval: "sweep",
+      top: 10,
+      foundational: 2,
+      per_query: 40,
+      force_gap_round: false,
+    });
+    expect(again.scan_id).toBe(first.scan_id);
+    expect(r.sweepPosts()).toBe(posts);
+  });
+
+  it("an unknown scan is not_found", async () => {
+    const engine = r.engine();
+    const id = startArgs().scan_id;
+    for (const call of [
+      () => engine.continue({ scan_id: id }),
+      () => engine.verify({ scan_id: id }),
+      () => engine.result({ scan_id: id }),
+    ]) {
+      expect((await refusal(call())).code).toBe("not_found");
+    }
+  });
+
+  it("two artifacts, or the wrong one for the phase: wrong_phase with next_action", async () => {
+    const engine = r.engine();
+    const { args, env } = await toScreening(engine);
+    const items = (env.payload.batch as Items).items;
+    const two = await refusal(
+      engine.continue({ scan_id: args.scan_id, screen_scores: scoreBatch(items), gap_queries: [] }),
+    );
+    expect(two.detail).toMatchObject({ reason: "wrong_phase", next_action: "screen_candidates" });
+    const wrong = await refusal(
+      engine.continue({ scan_id: args.scan_id, ranked_entries: rankPage(items, 1) }),
+    );
+    expect(wrong.code).toBe("invalid_argument");
+    expect(wrong.detail).toMatchObject({ reason: "wrong_phase", next_action: "screen_candidates" });
+    const gap = await refusal(engine.continue({ scan_id: args.scan_id, gap_queries: [] }));
+    expect(gap.detail.reason).toBe("wrong_phase");
+  });
+
+  it("a batch missing, repeating or inventing ids, or naming unknown criteria: bad_artifact", async () => {
+    const engine = r.engine();
+    const { args, env } = await toScreening(engine);
+    const scores = scoreBatch((env.payload.batch as Items).items);
+    const [first, second, ...rest] = scores;
+    if (!first || !second) throw new Error("batch too small");
+    const cases = [
+      { sent: [second, ...rest], key: "missing_ids", value: [first.doc_id] },
+      { sent: [first, first, second, ...rest], key: "duplicate_ids", value: [first.doc_id] },
+      { sent: [...scores, { ...first, doc_id: 987654 }], key: "unknown_ids", value: [987654] },
+      { sent: [{ ...first, criteria_hit: ["C9"] }, second, ...rest], key: "bad_criteria", value: ["C9"] },
+    ];
+    for (const c of cases) {
+      const e = await refusal(engine.continue({ scan_id: args.scan_id, screen_scores: c.sent }));
+      expect(e.code).toBe("invalid_argument");
+      expect(e.detail.reason).toBe("bad_artifact");
+      expect(e.detail[c.key]).toEqual(c.value);
+    }
+    // Nothing was accepted: the same batch is still asked for.
+    const poll = await engine.continue({ scan_id: args.scan_id });
+    expect((poll.payload.batch as { index: number }).index).toBe(0);
+  });
+
+  it("an accepted batch sent again: unchanged is replayed, changed is already_accepted", async () => {
+    const engine = r.engine();
+    const { args, env } = await toScreening(engine);
+    const scores = scoreBatch((env.payload.batch as Items).items);
+    const next = await engine.continue({ scan_id: args.scan_id, screen_scores: scores });
+    const replay = await engine.continue({ scan_id: args.scan_id, screen_scores: [...scores].reverse() });
+    expect(replay.replayed).toBe(true);
+    expect(replay.next_action).toBe(next.next_action);
+    expect(replay.payload).toEqual(next.payload);
+    const changed = scores.map((s, i) =>
+      i === 0 ? { ...s, score: ((s.score + 1) % 4) as 0 | 1 | 2 | 3 } : s,
+    );
+    const e = await refusal(engine.continue({ scan_id: args.scan_id, screen_scores: changed }));
+    expect(e.code).toBe("conflict");
+    expect(e.detail).toMatchObject({ conflict: "already_accepted", batch: 0 });
+  });
+
+  it("verify before every shortlisted paper is ranked: bad_artifact with missing_ids; after completion nothing new", async () => {
+    const engine = r.engine();
+    const args = startArgs();
+    let env = await engine.start(args);
+    while (env.next_action !== "rank_shortlist") {
+      if (env.next_action === "screen_candidates") {
+        env = await engine.continue({
+          scan_id: args.scan_id,
+          screen_scores: scoreBatch((env.payload.batch as Items).items),
+        });
+      } else env = await engine.continue({ scan_id: args.scan_id });
+    }
+    const page = (env.payload.page as Items).items;
+    const shortlisted = env.progress.shortlisted as number;
+    expect(shortlisted).toBeGreaterThan(page.length);
+    const early = await refusal(engine.verify({ scan_id: args.scan_id, ranked_entries: rankPage(page, 1) }));
+    expect(early.detail.reason).toBe("bad_artifact");
+    expect((early.detail.missing_ids as number[]).length).toBe(shortlisted - page.length);
+    expect(early.detail.missing_ids).not.toContain(page[0]?.doc_id);
+    // The page sent with verify was merged: it is not asked for again.
+    const poll = await engine.continue({ scan_id: args.scan_id });
+    expect((poll.payload.page as { index: number }).index).toBe(1);
+    const seen = await driveToEnd(engine, poll);
+    const done = seen.at(-1);
+    expect(done?.next_action).toBe("complete");
+    const again = await engine.verify({ scan_id: args.scan_id });
+    expect(again.payload).toEqual(done?.payload);
+    const changed = await refusal(
+      engine.verify({ scan_id: args.scan_id, ranked_entries: [{ doc_id: page[0]?.doc_id ?? 0, rank: 99 }] }),
+    );
+    expect(changed.code).toBe("conflict");
+    const late = await refusal(engine.continue({ scan_id: args.scan_id, screen_scores: [] }));
+    expect(late.detail).toMatchObject({ reason: "wrong_phase", next_action: "complete" });
+  });
+
+  it("a call during another call on that scan: scan_in_progress, while scan_result answers and another scan proceeds", async () => {
+    r.kit.setAdmission({ runDurationMs: 1500 });
+    const engine = r.engine({ waitMs: 3000 });
+    const args = startArgs();
+    const running = engine.start(args);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const e = await refusal(engine.continue({ scan_id: args.scan_id }));
+    expect(e.code).toBe("conflict");
+    expect(e.detail.conflict).toBe("scan_in_progress");
+    const t0 = Date.now();
+    const read = await engine.result({ scan_id: args.scan_id });
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(read.phase).toBe("retrieve");
+    const other = await r.engine({ waitMs: 100 }).start(startArgs());
+    expect(other.next_action).toBe("await_retrieval");
+    const env = await running;
+    expect(["screen_candidates", "await_retrieval"]).toContain(env.next_action);
+    // The lock is gone once the call ends.
+    expect(readdirSync(join(r.dataDir, args.scan_id))).not.toContain("lock");
+  });
+});

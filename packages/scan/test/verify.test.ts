@@ -1,0 +1,238 @@
+import { describe, expect, it } from "vitest";
+import { buildEvidence, type Ranked, renderMarkdown, selectPackets } from "../src/emit.js";
+import { changedFields, fillAbsent, type PaperRecord, recordFrom } from "../src/records.js";
+import { citeMismatches, matchExportRows, verdictFor } from "../src/verify.js";
+
+function rec(id: number, over: Partial<PaperRecord> = {}): PaperRecord {
+  return {
+    id,
+    title: "Diffusion models for turbulent flow reconstruction",
+    authors: "Ada Lovelace, Alan Turing",
+    publication_date: "2024-01-15",
+    doi: "10.48550/arXiv.2401.00001",
+    url: null,
+    source_repository: "arxiv",
+    external_id: "2401.00001",
+    abstract: null,
+    ...over,
+  };
+}
+
+const checked = { finished: true as const, check_status: "ok", events: [] };
+
+describe("cite against resmon's record", () => {
+  it("normalises the DOI, takes a close title, year ±1 and the first author's surname", () => {
+    expect(
+      citeMismatches(
+        {
+          doi: "https://doi.org/10.48550/ARXIV.2401.00001",
+          title: "Diffusion Models for Turbulent Flow Reconstruction.",
+          year: 2023,
+          first_author: "Lovelace, A.",
+        },
+        rec(1),
+      ),
+    ).toEqual([]);
+    expect(
+      citeMismatches(
+        { doi: "10.1/other", year: 2021, first_author: "Turing", title: "Something else" },
+        rec(1),
+      ),
+    ).toEqual([
+      { field: "doi", cited: "10.1/other", resmon: "10.48550/arXiv.2401.00001" },
+      { field: "title", cited: "Something else", resmon: rec(1).title },
+      { field: "year", cited: 2021, resmon: "2024-01-15" },
+      { field: "author", cited: "Turing", resmon: "Ada Lovelace, Alan Turing" },
+    ]);
+  });
+
+  it("gives a verdict that says its basis and never repairs", () => {
+    const v = verdictFor(1, { doi: "10.1/other" }, rec(1), rec(1), checked);
+    expect(v).toMatchObject({
+      basis: "resmon_record",
+      verified: false,
+      no_record: false,
+      lifecycle_unchecked: false,
+    });
+    expect(v.record?.doi).toBe("10.48550/arXiv.2401.00001");
+    expect(verdictFor(1, undefined, rec(1), null, checked)).toMatchObject({
+      no_record: true,
+      verified: false,
+    });
+    expect(verdictFor(1, undefined, rec(1), rec(1, { title: "Changed" }), checked).record_changed).toEqual([
+      "title",
+    ]);
+  });
+
+  it("a field the row at retrieval did not carry is not a change; a fuller row fills it", () => {
+    const similarRow = recordFrom({
+      id: 3,
+      title: "T",
+      authors: "A B",
+      publication_date: "2024-01-01",
+      doi: null,
+      url: null,
+      source_repository: "arxiv",
+    });
+    expect(similarRow?.absent).toEqual(["external_id", "abstract"]);
+    const exported = rec(3, {
+      title: "T",
+      authors: "A B",
+      publication_date: "2024-01-01",
+      doi: null,
+      url: null,
+      external_id: "2401.1",
+    });
+    expect(changedFields(similarRow as PaperRecord, exported)).toEqual([]);
+    const filled = fillAbsent(similarRow as PaperRecord, exported);
+    expect(filled.external_id).toBe("2401.1");
+    expect(filled.absent).toBeUndefined();
+    expect(changedFields(filled, { ...exported, external_id: "other" })).toEqual(["external_id"]);
+  });
+
+  it("a lifecycle check that did not finish, or that resmon never made, is unchecked — never 'not retracted'", () => {
+    expect(verdictFor(1, undefined, rec(1), rec(1), { finished: false, error: "timeout" })).toMatchObject({
+      lifecycle_unchecked: true,
+      retraction: null,
+      lifecycle_check_status: "not finished: timeout",
+    });
+    expect(
+      verdictFor(1, undefined, rec(1), rec(1), { finished: true, check_status: null, events: [] })
+        .lifecycle_unchecked,
+    ).toBe(true);
+    const retracted = verdictFor(1, undefined, rec(1), rec(1), {
+      finished: true,
+      check_status: "ok",
+      events: [
+        {
+          kind: "retraction",
+          label: "Retracted",
+          notice_url: "https://n/1",
+          notice_doi: "10.1/r",
+          notice_date: "2023-01-09",
+        },
+      ],
+    });
+    expect(retracted.retraction).toEqual({
+      label: "Retracted",
+      notice_url: "https://n/1",
+      notice_doi: "10.1/r",
+      notice_date: "2023-01-09",
+    });
+  });
+
+  it("matches export rows (which carry no id) back by source and external id, then DOI", () => {
+    const rows = [rec(-1, { external_id: "B", doi: "10.1/b" }), rec(-1, { external_id: "A", doi: "10.1/a" })];
+    const m = matchExportRows(rows, [
+      { doc_id: 10, record: rec(10, { external_id: "A" }) },
+      { doc_id: 11, record: rec(11, { external_id: "Z", doi: "10.1/b" }) },
+      { doc_id: 12, record: undefined },
+    ]);
+    expect(m.get(10)?.external_id).toBe("A");
+    expect(m.get(10)?.id).toBe(10);
+    expect(m.get(11)?.external_id).toBe("B");
+    expect(m.has(12)).toBe(false);
+  });
+});
+
+function ranked(
+  doc_id: number,
+  rank: number,
+  over: {
+    role?: "review" | "contradicting" | "foundational";
+    author?: string;
+    outside?: boolean;
+    retracted?: boolean;
+  } = {},
+): Ranked {
+  const record = rec(doc_id, { authors: over.author ?? `Author${doc_id} Person`, title: `Paper ${doc_id}` });
+  const verdict = verdictFor(doc_id, undefined, record, record, {
+    finished: true,
+    check_status: "ok",
+    events: over.retracted
+      ? [{ kind: "retraction", label: "Retracted", notice_url: `https://n/${doc_id}` }]
+      : [],
+  });
+  return {
+    entry: { doc_id, rank, ...(over.role ? { role: over.role } : {}) },
+    candidate: {
+      doc_id,
+      merged_ids: [],
+      query_ids: ["Q1"],
+      origin: "retrieval",
+      out_of_window: over.outside ?? false,
+      batch: 0,
+    },
+    verdict,
+    record,
+    score: { doc_id, score: 3, criteria_hit: ["C1"] },
+  };
+}
+
+describe("emit", () => {
+  it("drops retractions, caps a first author at 2, keeps a review and a contradicting paper, fills foundational slots, backfills", () => {
+    const list = [
+      ranked(1, 1, { author: "Ada Lovelace" }),
+      ranked(2, 2, { author: "Ada Lovelace" }),
+      ranked(3, 3, { author: "Ada Lovelace" }),
+      ranked(4, 4, { retracted: true }),
+      ranked(5, 5),
+      ranked(6, 6),
+      ranked(7, 20, { role: "review" }),
+      ranked(8, 21, { role: "contradicting" }),
+      ranked(9, 22, { outside: true }),
+      ranked(10, 23, { outside: true }),
+      ranked(11, 24, { outside: true }),
+    ];
+    const { chosen, alternates } = selectPackets(list, 6, 1);
+    expect(chosen.map((r) => r.entry.doc_id)).toEqual([1, 2, 5, 7, 8, 9]);
+    expect(alternates.map((r) => r.entry.doc_id)).toEqual([3, 6, 10, 11]);
+  });
+
+  it("writes the evidence and its Markdown with the basis, marks, coverage and removed retractions", () => {
+    const list = [ranked(1, 1), ranked(2, 2, { retracted: true })];
+    list[0] = {
+      ...list[0],
+      verdict: {
+        ...(list[0] as Ranked).verdict,
+        verified: false,
+        mismatches: [{ field: "doi", cited: "10.1/x", resmon: "10.1/y" }],
+      },
+    } as Ranked;
+    const coverage = {
+      hits_per_criterion: { C1: 2, C2: 9 },
+      thin_criteria: ["C1"],
+      pool_per_query: {},
+      sweeps: [],
+      silent_sources: [{ source: "pubmed", query_ids: ["Q3"] }],
+      corpus: [],
+    };
+    const e = buildEvidence({
+      scan_id: "s",
+      generated_at: "now",
+      brief: "b",
+      profile: "quick",
+      window: { since: null, until: null },
+      criteria: [
+        { id: "C1", text: "one" },
+        { id: "C2", text: "two" },
+      ],
+      ranked: list,
+      top: 10,
+      foundational: 0,
+      coverage,
+      counts: {},
+    });
+    expect(e.packets.map((p) => p.doc_id)).toEqual([1]);
+    expect(e.packets[0]?.why_it_matters).toBeNull();
+    expect(e.retracted).toEqual([expect.objectContaining({ doc_id: 2, notice_url: "https://n/2" })]);
+    expect(e.unverified).toEqual([expect.objectContaining({ doc_id: 1, in_packets: true })]);
+    const md = renderMarkdown(e, "b");
+    expect(md).toContain("Basis: `resmon_record`");
+    expect(md).toContain("### 1. Paper 1 [UNVERIFIED — check manually]");
+    expect(md).toContain("Mismatch doi: cited 10.1/x; resmon has 10.1/y");
+    expect(md).toContain("C1 (one): 2 papers — thin");
+    expect(md).toContain("- pubmed (queries Q3)");
+    expect(md).toContain("Paper 2 (resmon id 2): Retracted, https://n/2");
+  });
+});
