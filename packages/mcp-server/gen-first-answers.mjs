@@ -7,7 +7,13 @@
 // answers to the SDK path's, byte for byte, through the built bin.
 import { readFileSync, writeFileSync } from "node:fs";
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { CONTRACT_VERSION, SERVER_NAME, toolsListEntries } from "@resmon/mcp-contract";
+import {
+  CONTRACT_VERSION,
+  READ_TOOLS,
+  SERVER_NAME,
+  toolsListEntries,
+  WRITE_TOOLS,
+} from "@resmon/mcp-contract";
 
 const file = new URL("./src/generated/first-answers.ts", import.meta.url);
 const literal = (value) => JSON.stringify(value);
@@ -16,6 +22,8 @@ const text = [
   "// What src/front.ts answers initialize and tools/list with, before the SDK and zod are loaded.",
   `export const CONTRACT_VERSION = ${literal(CONTRACT_VERSION)};`,
   `export const SERVER_NAME = ${literal(SERVER_NAME)};`,
+  `export const READ_TOOL_COUNT = ${READ_TOOLS.length};`,
+  `export const WRITE_TOOL_COUNT = ${WRITE_TOOLS.length};`,
   `export const LATEST_PROTOCOL_VERSION = ${literal(LATEST_PROTOCOL_VERSION)};`,
   `export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ${literal(SUPPORTED_PROTOCOL_VERSIONS)};`,
   "/** tools/list's `tools`, compact JSON: every tool with output schemas. */",

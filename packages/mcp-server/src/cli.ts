@@ -40,7 +40,8 @@ async function main(): Promise<void> {
     process.stderr.write(
       "resmon-mcp: a stdio MCP server for a running resmon.\n" +
         "Environment: RESMON_PORT or RESMON_PORT_FILE (which resmon), RESMON_STATE_DIR (where its token is),\n" +
-        "RESMON_MCP_READ_ONLY=1 (reads only), RESMON_MCP_TIMEOUT_MS (per request, default 30000).\n" +
+        "RESMON_MCP_READ_ONLY=1 (reads only), RESMON_MCP_TIMEOUT_MS (per request, default 30000),\n" +
+        "RESMON_MCP_SCAN_DATA (scan state), RESMON_MCP_SCAN_WAIT_MS (per scan call, default 20000).\n" +
         "`resmon-mcp doctor` prints what discovery sees and what to do; exit 0 only when a resmon answered.\n",
     );
     return;

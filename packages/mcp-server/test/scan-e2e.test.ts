@@ -306,10 +306,24 @@ describe.skipIf(!HAVE_CLI)("refusals through MCP", () => {
       scan_id: scanId,
       ranked_entries: [{ doc_id: page[0]?.doc_id, rank: 99 }],
     });
-    expect(again.ok).toBe(false);
+    // A changed rank for a paper of an accepted page: refused, never merged over it.
+    expect(again.body).toMatchObject({ error: "conflict", detail: { conflict: "already_accepted" } });
+    const invented = await session.call("scan_verify", {
+      scan_id: scanId,
+      ranked_entries: [{ doc_id: 999_999, rank: 1 }],
+    });
+    expect(invented.ok).toBe(false);
+    expect(["invalid_argument", "conflict"]).toContain(invented.body.error);
+    const late = await session.call("scan_continue", {
+      scan_id: scanId,
+      screen_scores: [{ doc_id: page[0]?.doc_id, score: 3, criteria_hit: ["C1"] }],
+    });
+    // Its batch was accepted with other judgements: never merged over, even after completion.
+    expect(late.body).toMatchObject({ error: "conflict", detail: { conflict: "already_accepted" } });
     const stored = await session.call("scan_verify", { scan_id: scanId });
     expect(stored.ok, JSON.stringify(stored.body)).toBe(true);
     expect(stored.body.phase).toBe("complete");
+    expect(stored.body.payload).toEqual(final.payload);
   }, 120_000);
 });
 

@@ -2,6 +2,8 @@
 // What src/front.ts answers initialize and tools/list with, before the SDK and zod are loaded.
 export const CONTRACT_VERSION = "1.1";
 export const SERVER_NAME = "resmon";
+export const READ_TOOL_COUNT = 19;
+export const WRITE_TOOL_COUNT = 10;
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25","2025-06-18","2025-03-26","2024-11-05","2024-10-07"];
 /** tools/list's `tools`, compact JSON: every tool with output schemas. */
