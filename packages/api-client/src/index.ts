@@ -1,6 +1,7 @@
 export {
   createResmonClient,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMEOUT_MS,
   type HttpVerb,
   isValidPort,
