@@ -2,6 +2,7 @@ import {
   type ApiError,
   type ApiResult,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PROBE_TIMEOUT_MS,
   type DiscoveryRefusal,
   describeBytes,
   discover,
@@ -85,12 +86,15 @@ export class Backend {
 
   private async discoverOnce(): Promise<Connection> {
     const discoverFn = this.options.discoverFn ?? discover;
+    const { timeoutMs } = this.options;
     const found = await discoverFn({
       env: this.options.env,
+      // The probe never outlasts the call's own timeout, so a call that discovers ends within it too.
+      probeTimeoutMs: Math.min(DEFAULT_PROBE_TIMEOUT_MS, timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS),
       maxBodyBytes: maxBodyBytesFrom(this.options.env),
       // The token the client sends, as read: a second read of the file could find another one.
       onToken: registerSecret,
-      ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     if (!found.ok) throw refusalToError(found.refusal);
     this.connection = { client: found.client, baseUrl: found.baseUrl };

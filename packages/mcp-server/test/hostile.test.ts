@@ -218,6 +218,28 @@ describe.skipIf(!HAVE_CLI)("the built server against a hostile backend", { timeo
     if (isLinux && server.child.pid !== undefined) expect(peakRssMb(server.child.pid)).toBeLessThan(200);
   });
 
+  it("a health answer that drips slower than RESMON_MCP_TIMEOUT_MS ends the call within timeout + 1 s", async () => {
+    const listener = await listen();
+    listeners.push(listener);
+    listener.routes.set("/api/health", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(" ")), 100);
+    });
+    const server = await started({
+      RESMON_PORT: String(listener.port),
+      RESMON_STATE_DIR: await stateFor(listener, "drip"),
+      RESMON_MCP_TIMEOUT_MS: "800",
+    });
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await callTool(server, "list_routines");
+      expect(answer.body).toMatchObject({
+        error: "backend_unavailable",
+        detail: { reason: "not_answering" },
+      });
+      expect(answer.ms).toBeLessThan(800 + 1_000);
+    }
+  });
+
   it("a 401 token_missing is said as token_missing, not as a restart", async () => {
     const listener = await listen();
     listeners.push(listener);
