@@ -70,8 +70,10 @@ export const WHAT_TO_DO: Readonly<Record<RefusalKind, string>> = {
     "resmon writes api-token-<port> into its state directory when it starts. Set RESMON_STATE_DIR to the state " +
     "directory of the instance on this port (a resmon started with its own RESMON_STATE_DIR keeps it there).",
   token_refused:
-    "The token file is from an earlier run or another instance: restart resmon so it writes a fresh one, or set " +
-    "RESMON_STATE_DIR to the state directory of the instance on this port.",
+    "resmon said why above. token_invalid: the token file is from an earlier run or another instance; restart " +
+    "resmon so it writes a fresh one, or set RESMON_STATE_DIR to the state directory of the instance on this port. " +
+    "token_missing: no token reached it although one was sent; check nothing between strips the Authorization " +
+    "header, and that the port names the resmon you mean.",
   not_resmon:
     "Something other than resmon answers on this port. Check RESMON_PORT / RESMON_PORT_FILE name the resmon you " +
     "mean; restart resmon so it writes its current port.",
