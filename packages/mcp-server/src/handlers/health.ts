@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { reportedIdentity, requireIdentity } from "../shape/identity.js";
+import { passReported } from "../shape/reported.js";
 import { asRecord, numOrNull } from "../shape/values.js";
 
 /** Health as resmon reports it. An unbound call passes on whatever identity resmon reported, and no other. */
@@ -12,15 +13,10 @@ export function healthAnswer(body: unknown): Record<string, unknown> {
     ...reportedIdentity(b),
   };
   // Passed on only when resmon reported them: a scheduler state it did not send is not null, it is unknown.
-  const notReported: string[] = [];
-  for (const key of ["scheduler", "daemon"]) {
-    if (key in b) answer[key] = b[key];
-    else notReported.push(key);
-  }
+  passReported(answer, b, ["scheduler", "daemon"]);
   for (const key of ["pid", "started_at", "embeddings"]) {
     if (key in b) answer[key] = b[key];
   }
-  if (notReported.length > 0) answer.not_reported = notReported;
   return answer;
 }
 
