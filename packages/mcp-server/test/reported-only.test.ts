@@ -274,6 +274,22 @@ describe("reads that must not fill in what resmon did not send", () => {
     expect(body.not_reported).toEqual(["has_more", "total", "total_is_capped"]);
   });
 
+  it("health: a status resmon did not send is not reported, not null", async () => {
+    reply = () => ({ status: 200, body: { version: "1.8.3", scheduler: {}, daemon: {} } });
+    const { error, body } = await call("health", {});
+    expect(error).toBe(false);
+    expect(body).not.toHaveProperty("status");
+    expect(body.not_reported).toEqual(["status"]);
+  });
+
+  it("find_similar: a model resmon did not name is not reported, not null", async () => {
+    reply = () => ({ status: 200, body: { document_id: 1, neighbours: [], reason: "Nothing is embedded." } });
+    const { error, body } = await call("find_similar", { doc_id: 1 });
+    expect(error).toBe(false);
+    expect(body).not.toHaveProperty("model");
+    expect(body.not_reported).toEqual(["model"]);
+  });
+
   it("list_sources: a source whose key requirement resmon did not state is refused, not 'no key needed'", async () => {
     reply = (req) =>
       req.path === "/api/credentials"

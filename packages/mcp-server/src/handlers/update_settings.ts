@@ -155,22 +155,14 @@ export const update_settings: Handler<"update_settings"> = async (args, { backen
   const after = await readBack(() => backend.call<unknown>((c) => readGroup(c, group)), group, converted);
   const changed: Record<string, { from: unknown; to: unknown }> = {};
   let unchanged = 0;
-  const allKeys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  for (const k of allKeys) {
-    // A key only one read carried is not a change to or from null: it is named as not reported.
-    if (!Object.hasOwn(before, k) || !Object.hasOwn(after, k)) continue;
-    if (same(before[k], after[k])) unchanged += 1;
+  // A key only one read carried is not a change to or from null: it is named as not reported.
+  const oneSided: string[] = [];
+  for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (!Object.hasOwn(before, k) || !Object.hasOwn(after, k)) oneSided.push(k);
+    else if (same(before[k], after[k])) unchanged += 1;
     else changed[k] = { from: before[k], to: after[k] };
   }
-  const answer: Record<string, unknown> = {
-    group,
-    changed,
-    requested: converted,
-    unchanged_key_count: unchanged,
-  };
-  markNotReported(
-    answer,
-    allKeys.filter((k) => !Object.hasOwn(before, k) || !Object.hasOwn(after, k)),
-  );
+  const answer = { group, changed, requested: converted, unchanged_key_count: unchanged };
+  markNotReported(answer, oneSided);
   return answer;
 };
