@@ -274,6 +274,27 @@ describe("reads that must not fill in what resmon did not send", () => {
     expect(body.not_reported).toEqual(["has_more", "total", "total_is_capped"]);
   });
 
+  it("list_watch_profiles: names, identifiers and affiliations a record lacks are not reported, not empty", async () => {
+    reply = () => ({
+      status: 200,
+      body: { profiles: [{ id: 4, kind: "group", display_name: "Lab", basis_warning: "names only" }] },
+    });
+    const { error, body } = await call("list_watch_profiles", {});
+    expect(error).toBe(false);
+    const [row] = body.profiles as Record<string, unknown>[];
+    expect(row).not.toHaveProperty("aliases");
+    expect(row).not.toHaveProperty("orcid");
+    expect(row?.not_reported).toEqual(["aliases", "identifier_schemes", "orcid", "affiliations"]);
+  });
+
+  it("get_profile_matches: without resmon's total, the answer says the total is not reported", async () => {
+    reply = () => ({ status: 200, body: { matches: [], by_basis: {} } });
+    const { error, body } = await call("get_profile_matches", { profile_id: 1 });
+    expect(error).toBe(false);
+    expect(body).not.toHaveProperty("total");
+    expect(body.not_reported).toEqual(["total"]);
+  });
+
   it("health: a status resmon did not send is not reported, not null", async () => {
     reply = () => ({ status: 200, body: { version: "1.8.3", scheduler: {}, daemon: {} } });
     const { error, body } = await call("health", {});

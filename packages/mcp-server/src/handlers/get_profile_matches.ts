@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { matchRow, WHAT_A_BASIS_MEANS } from "../shape/profile.js";
+import { markNotReported } from "../shape/reported.js";
 import { isRecord, numOrNull, requireArray, requireRecord } from "../shape/values.js";
 
 export const get_profile_matches: Handler<"get_profile_matches"> = async (args, { backend }) => {
@@ -18,7 +19,7 @@ export const get_profile_matches: Handler<"get_profile_matches"> = async (args, 
   const total = numOrNull(body.total);
   const end = offset + matches.length;
   const hasMore = total !== null ? end < total : matches.length === limit;
-  return {
+  const answer: Record<string, unknown> = {
     profile_id: id,
     matches,
     count: matches.length,
@@ -32,4 +33,7 @@ export const get_profile_matches: Handler<"get_profile_matches"> = async (args, 
     ...(isRecord(body.by_basis) ? { by_basis: body.by_basis } : {}),
     what_a_basis_means: WHAT_A_BASIS_MEANS,
   };
+  // Without resmon's total, has_more is read off a full page: the answer says the total is unknown.
+  if (total === null) markNotReported(answer, ["total"]);
+  return answer;
 };
