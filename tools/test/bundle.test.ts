@@ -13,6 +13,9 @@ import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleManifest, firstSentence, stageBundle } from "../src/bundle.js";
 
+/** What Claude Desktop leaves in the env for a setting the user left empty: `${user_config.<key>}`. */
+const unset = (key: string) => `$\{user_config.${key}}`;
+
 let dir = "";
 let stage = "";
 let kit: Testkit;
@@ -51,10 +54,10 @@ describe("the Claude Desktop bundle", { timeout: 30_000 }, () => {
     const m = await bundleManifest();
     const server = m.server as { mcp_config: { env: Record<string, string> } };
     expect(server.mcp_config.env).toEqual({
-      RESMON_PORT: "${user_config.port}",
-      RESMON_PORT_FILE: "${user_config.port_file}",
-      RESMON_STATE_DIR: "${user_config.state_dir}",
-      RESMON_MCP_READ_ONLY: "${user_config.read_only}",
+      RESMON_PORT: unset("port"),
+      RESMON_PORT_FILE: unset("port_file"),
+      RESMON_STATE_DIR: unset("state_dir"),
+      RESMON_MCP_READ_ONLY: unset("read_only"),
     });
     expect(Object.keys(m.user_config as object).sort()).toEqual([
       "port",
@@ -75,7 +78,7 @@ describe("the Claude Desktop bundle", { timeout: 30_000 }, () => {
 
   it("the read-only checkbox ('true') makes a read-only session; an unset field's placeholder is dropped", async () => {
     const r = await listWith({
-      RESMON_PORT: "${user_config.port}",
+      RESMON_PORT: unset("port"),
       RESMON_PORT_FILE: kit.portFile ?? "",
       RESMON_STATE_DIR: kit.stateDir,
       RESMON_MCP_READ_ONLY: "true",
