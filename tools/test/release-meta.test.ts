@@ -89,3 +89,16 @@ describe("versions and repository, kept in step", () => {
     ).toBe(false);
   });
 });
+
+describe("the release workflow", () => {
+  it("publishes with provenance and attaches the tarballs and the bundle to the release", async () => {
+    const workflow = await readFile(resolve(REPO_ROOT, ".github/workflows/release.yml"), "utf8");
+    const root = await read(resolve(REPO_ROOT, "package.json"));
+    expect((root.scripts as Record<string, string>).release).toMatch(/publish .*--provenance/);
+    expect(workflow).toContain("id-token: write");
+    expect(workflow).toMatch(/pnpm pack --pack-destination/);
+    expect(workflow).toMatch(/pnpm bundle/);
+    expect(workflow).toMatch(/resmon-mcp-\$\{version\}\.mcpb/);
+    expect(workflow).toMatch(/gh release upload "@resmon\/mcp-server@\$\{version\}"/);
+  });
+});
