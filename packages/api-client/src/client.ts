@@ -16,10 +16,13 @@ export interface ResmonClientOptions {
   timeoutMs?: number;
   /** Time to establish the TCP connection. Default 3000. */
   connectTimeoutMs?: number;
+  /** The largest answer body read (counted while streaming); a larger one is a too_large error. Default 16 MiB. */
+  maxBodyBytes?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 type RawClient = Client<paths, `${string}/${string}`>;
 export type HttpVerb = "get" | "post" | "put";
@@ -88,6 +91,7 @@ export function createResmonClient(options: ResmonClientOptions): ResmonClient {
     baseUrl,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   });
   // The buffered answer behind each Response handed to openapi-fetch, so we parse it ourselves.
   const replies = new WeakMap<Response, BufferedReply>();

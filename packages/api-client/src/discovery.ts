@@ -3,10 +3,11 @@
  * token"). RESMON_PORT, else the port file; then that port's token from the state directory; then
  * an authenticated GET /api/health. A named port is never widened and nothing named is a refusal.
  */
-import { readFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { createResmonClient, isValidPort, loopbackUrl, type ResmonClient } from "./client.js";
 import type { ApiError } from "./errors.js";
 import { type IdentityResult, parseIdentity } from "./identity.js";
+import { FILE_PROBLEM_TEXT, type FileProblem, readSmallFile } from "./small-file.js";
 import {
   currentHomedir,
   type Env,
@@ -26,6 +27,13 @@ export interface DiscoverOptions {
   timeoutMs?: number;
   /** Compared with the reported identity (never sent by the probe); see identityMatchesExpected. */
   expectedRuntimeId?: string;
+  /** The largest answer body read, by the probe and the returned client. Default 16 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Called with the token as soon as it is read, before any request carries it: the value the client
+   * sends, so a scrubber learns that one and not a later read of a file that may have changed since.
+   */
+  onToken?: (token: string) => void;
 }
 
 export type Discovery =
@@ -48,7 +56,9 @@ export type RefusalKind =
   | "nothing_named"
   | "bad_port"
   | "not_answering"
+  | "unusable_port_file"
   | "no_token_file"
+  | "unusable_token_file"
   | "token_refused"
   | "not_resmon";
 
@@ -63,6 +73,8 @@ export interface DiscoveryRefusal {
   port?: number;
   tokenFile?: string;
   stateDir: string;
+  /** For unusable_port_file / unusable_token_file: what the file is instead of a small regular file. */
+  fileProblem?: FileProblem;
 }
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
@@ -87,12 +99,12 @@ const PORT_TEXT = /^\d{1,5}$/;
 
 type NamedPort =
   | { ok: true; port: number; source: "RESMON_PORT" | "port_file"; namedBy: string }
-  | { ok: false; kind: "nothing_named" | "bad_port"; message: string };
-
-function errnoCode(error: unknown): string | undefined {
-  const code = error !== null && typeof error === "object" ? (error as { code?: unknown }).code : undefined;
-  return typeof code === "string" ? code : undefined;
-}
+  | {
+      ok: false;
+      kind: "nothing_named" | "bad_port" | "unusable_port_file";
+      message: string;
+      fileProblem?: FileProblem;
+    };
 
 function parsePort(text: string): number | undefined {
   const trimmed = text.trim();
@@ -126,21 +138,26 @@ async function namePort(env: Env, portFile: { path: string; source: PortFileSour
     }
     return { ok: true, port, source: "RESMON_PORT", namedBy: "RESMON_PORT" };
   }
-  let text: string;
-  try {
-    text = await readFile(portFile.path, "utf8");
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") {
+  const read = await readSmallFile(portFile.path);
+  if (!read.ok) {
+    if (read.problem === "missing") {
       return { ok: false, kind: "nothing_named", message: nothingNamedMessage(portFile.path) };
+    }
+    if (read.problem === "unreadable") {
+      return {
+        ok: false,
+        kind: "bad_port",
+        message: `${describePortFile(portFile.path, portFile.source)} exists but could not be read${read.code ? ` (${read.code})` : ""}. No other port was tried.`,
+      };
     }
     return {
       ok: false,
-      kind: "bad_port",
-      message: `${describePortFile(portFile.path, portFile.source)} exists but could not be read${code ? ` (${code})` : ""}. No other port was tried.`,
+      kind: "unusable_port_file",
+      fileProblem: read.problem,
+      message: `${describePortFile(portFile.path, portFile.source)} ${FILE_PROBLEM_TEXT[read.problem]}. A port file is a small regular file resmon writes; no port was taken from it and no other port was tried.`,
     };
   }
-  const port = parsePort(text);
+  const port = parsePort(read.text);
   if (port === undefined) {
     return {
       ok: false,
@@ -151,25 +168,65 @@ async function namePort(env: Env, portFile: { path: string; source: PortFileSour
   return { ok: true, port, source: "port_file", namedBy: describePortFile(portFile.path, portFile.source) };
 }
 
-type TokenRead = { ok: true; token: string } | { ok: false; why: string };
+type TokenRead = { ok: true; token: string } | { ok: false; why: string; fileProblem?: FileProblem };
 
 async function readToken(tokenFile: string): Promise<TokenRead> {
-  let text: string;
-  try {
-    text = await readFile(tokenFile, "utf8");
-  } catch (error) {
-    const code = errnoCode(error);
-    return {
-      ok: false,
-      why:
-        code === "ENOENT"
-          ? "there is no token file"
-          : `the token file could not be read (${code ?? "error"})`,
-    };
+  const read = await readSmallFile(tokenFile);
+  if (!read.ok) {
+    if (read.problem === "missing") return { ok: false, why: "there is no token file" };
+    if (read.problem === "unreadable") {
+      return { ok: false, why: `the token file could not be read (${read.code ?? "error"})` };
+    }
+    return { ok: false, why: `the token file ${FILE_PROBLEM_TEXT[read.problem]}`, fileProblem: read.problem };
   }
-  const token = text.trim();
+  const token = read.text.trim();
   if (!TOKEN_SHAPE.test(token)) return { ok: false, why: "the token file does not hold a token" };
   return { ok: true, token };
+}
+
+/**
+ * Whether anything accepts a TCP connection on the port (no HTTP request is sent). Asked when there is
+ * no token to send, so a port nothing listens on is reported as that, not as a state-directory problem.
+ */
+function acceptsConnections(port: number, timeoutMs: number): Promise<"accepted" | "refused" | "unknown"> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    const done = (answer: "accepted" | "refused" | "unknown") => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(timeoutMs, () => done("unknown"));
+    socket.once("connect", () => done("accepted"));
+    socket.once("error", (error: NodeJS.ErrnoException) =>
+      done(error.code === "ECONNREFUSED" ? "refused" : "unknown"),
+    );
+  });
+}
+
+/** The 401 sentence, by what resmon said: only token_invalid means the token is stale. */
+function tokenRefusedMessage(
+  url: string,
+  namedBy: string,
+  tokenFile: string,
+  reason: string | undefined,
+): string {
+  const refused = `The server at ${url}, named by ${namedBy}, refused the token from ${tokenFile}`;
+  if (reason === "token_invalid") {
+    return (
+      `${refused} (token_invalid). ` +
+      "Every resmon start mints a new token, so the file may be left from an earlier run, or belong to " +
+      "another instance's state directory: restart resmon, or set RESMON_STATE_DIR to the state directory " +
+      "of the instance on this port."
+    );
+  }
+  if (reason === "token_missing") {
+    return (
+      `${refused}: it answered token_missing, saying no token reached it, although this client sent one. ` +
+      "Something between this client and that port may drop the Authorization header, or what answers " +
+      "there is not the resmon you mean. No other port was tried."
+    );
+  }
+  return `${refused} with HTTP 401 and did not say why. No other port was tried.`;
 }
 
 function probeFailure(
@@ -196,17 +253,14 @@ function probeFailure(
         kind: "not_answering",
         message: `Nothing at ${url}, named by ${namedBy}, answered GET /api/health within ${error.timeoutMs} ms. No other port was tried.`,
       };
+    case "too_large":
+      return {
+        kind: "not_resmon",
+        message: `Something answered GET /api/health at ${url}, named by ${namedBy}, with more than a health report could hold: ${error.message} No other port was tried.`,
+      };
     case "http":
       if (error.status === 401) {
-        const reason = error.reason ? ` (${error.reason})` : "";
-        return {
-          kind: "token_refused",
-          message:
-            `The server at ${url}, named by ${namedBy}, refused the token from ${tokenFile}${reason}. ` +
-            "Every resmon start mints a new token, so the file may be left from an earlier run, or belong to " +
-            "another instance's state directory: restart resmon, or set RESMON_STATE_DIR to the state directory " +
-            "of the instance on this port.",
-        };
+        return { kind: "token_refused", message: tokenRefusedMessage(url, namedBy, tokenFile, error.reason) };
       }
       return {
         kind: "not_resmon",
@@ -240,37 +294,61 @@ export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
   const base = { portFile: portFile.path, stateDir };
 
   const named = await namePort(env, portFile);
-  if (!named.ok)
-    return { ok: false, refusal: { ...base, kind: named.kind, message: named.message, tried: [] } };
+  if (!named.ok) {
+    const { kind, message, fileProblem } = named;
+    return {
+      ok: false,
+      refusal: { ...base, kind, message, tried: [], ...(fileProblem ? { fileProblem } : {}) },
+    };
+  }
 
   const { port, namedBy } = named;
   const url = loopbackUrl(port);
   const tokenFile = tokenFileFor(platform, stateDir, port);
   const located = { ...base, port, tokenFile, tried: [url] };
 
+  const probeTimeoutMs = opts.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const token = await readToken(tokenFile);
   if (!token.ok) {
+    if ((await acceptsConnections(port, probeTimeoutMs)) === "refused") {
+      return {
+        ok: false,
+        refusal: {
+          ...located,
+          kind: "not_answering",
+          message: `${NOT_RUNNING_MESSAGE} Nothing accepted a connection at ${url}, named by ${namedBy} (and ${token.why} for it at ${tokenFile}). No other port was tried.`,
+          ...(token.fileProblem ? { fileProblem: token.fileProblem } : {}),
+        },
+      };
+    }
+    const unusable = token.fileProblem !== undefined;
     return {
       ok: false,
       refusal: {
         ...located,
         // No request went out without a token, so no URL was tried; the port and token path name the instance.
         tried: [],
-        kind: "no_token_file",
+        kind: unusable ? "unusable_token_file" : "no_token_file",
+        ...(token.fileProblem ? { fileProblem: token.fileProblem } : {}),
         message:
           `resmon's port ${port} was named by ${namedBy}, but ${token.why} for it at ${tokenFile}. ` +
-          "A running resmon writes api-token-<port> in its state directory; if that instance uses another " +
-          "state directory, set RESMON_STATE_DIR to it. No other port was tried.",
+          (unusable
+            ? "resmon writes its token as a small regular file, owner-only; whatever is at that path was put there " +
+              "by something else: remove it and restart resmon. No other port was tried."
+            : "A running resmon writes api-token-<port> in its state directory; if that instance uses another " +
+              "state directory, set RESMON_STATE_DIR to it. No other port was tried."),
       },
     };
   }
 
-  const probeTimeoutMs = opts.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  opts.onToken?.(token.token);
+  const maxBodyBytes = opts.maxBodyBytes !== undefined ? { maxBodyBytes: opts.maxBodyBytes } : {};
   const probe = createResmonClient({
     port,
     token: token.token,
     timeoutMs: probeTimeoutMs,
     connectTimeoutMs: probeTimeoutMs,
+    ...maxBodyBytes,
   });
   const answer = await probe.GET("/api/health").finally(() => probe.close());
   if (!answer.ok) {
@@ -293,6 +371,7 @@ export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
     token: token.token,
     timeoutMs: opts.timeoutMs ?? 30_000,
     connectTimeoutMs: Math.min(3_000, opts.timeoutMs ?? 3_000),
+    ...maxBodyBytes,
   });
   const result: Discovery = {
     ok: true,

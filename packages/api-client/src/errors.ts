@@ -28,6 +28,8 @@ export type ApiError =
        */
       resmonHeaders?: Record<string, string>;
     }
+  /** The answer's body passed the client's ceiling while it streamed in; the connection was destroyed. */
+  | { kind: "too_large"; message: string; limitBytes: number }
   /** A 2xx whose body is not the JSON (or text) the route promises. */
   | { kind: "malformed"; status: number; message: string };
 

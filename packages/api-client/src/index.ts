@@ -1,6 +1,7 @@
 export {
   createResmonClient,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMEOUT_MS,
   type HttpVerb,
   isValidPort,
@@ -32,4 +33,6 @@ export {
 } from "./errors.js";
 export type { components, operations, paths } from "./generated/resmon-api.js";
 export { type Identity, type IdentityResult, isCanonicalUuid4, parseIdentity } from "./identity.js";
+export { FILE_PROBLEM_TEXT, type FileProblem, readSmallFile } from "./small-file.js";
 export { defaultStateDir, resolvePortFile, resolveStateDir, tokenFileFor } from "./state-paths.js";
+export { describeBytes } from "./transport.js";

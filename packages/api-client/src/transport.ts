@@ -19,11 +19,20 @@ export interface TransportOptions {
   baseUrl: string;
   timeoutMs: number;
   connectTimeoutMs: number;
+  /** The largest answer body taken, counted while it streams in; past it the connection is destroyed. */
+  maxBodyBytes: number;
 }
 
 export type Exchange = { ok: true; reply: BufferedReply } | { ok: false; error: ApiError };
 
 class TotalTimeout extends Error {}
+class BodyTooLarge extends Error {}
+
+/** "16 MiB" for a whole number of MiB, else bytes: the ceiling as a person reads it. */
+export function describeBytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
+}
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -91,7 +100,30 @@ export class Transport {
     });
   }
 
-  /** Send the request and buffer the whole answer inside the total timeout. */
+  /**
+   * Read the body chunk by chunk and stop at the ceiling: a declared Content-Length over it is refused
+   * before any byte is read, an undeclared or lying one as soon as the count passes it. Aborting
+   * destroys the socket (undici cannot reuse one with unread body), so nothing more is received.
+   */
+  async #readBody(body: AsyncIterable<Uint8Array>, declared: unknown, abort: AbortController) {
+    const { maxBodyBytes } = this.#options;
+    const length = typeof declared === "string" ? Number(declared) : Number.NaN;
+    if (length > maxBodyBytes) abort.abort(new BodyTooLarge());
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.byteLength;
+      if (size > maxBodyBytes) {
+        abort.abort(new BodyTooLarge());
+        break;
+      }
+      chunks.push(chunk);
+    }
+    if (abort.signal.reason instanceof BodyTooLarge) throw abort.signal.reason;
+    return Buffer.concat(chunks, size);
+  }
+
+  /** Send the request and read the whole answer, up to the ceiling, inside the total timeout. */
   async exchange(request: Request): Promise<Exchange> {
     const { timeoutMs, connectTimeoutMs, baseUrl } = this.#options;
     const controller = new AbortController();
@@ -111,7 +143,7 @@ export class Transport {
         body: body && body.byteLength > 0 ? body : null,
         signal: controller.signal,
       });
-      const bytes = new Uint8Array(await answer.body.arrayBuffer());
+      const bytes = await this.#readBody(answer.body, answer.headers["content-length"], controller);
       return {
         ok: true,
         reply: {
@@ -122,6 +154,17 @@ export class Transport {
         },
       };
     } catch (error) {
+      if (controller.signal.reason instanceof BodyTooLarge) {
+        const limit = describeBytes(this.#options.maxBodyBytes);
+        return {
+          ok: false,
+          error: {
+            kind: "too_large",
+            limitBytes: this.#options.maxBodyBytes,
+            message: `resmon at ${baseUrl} sent an answer larger than this client's ceiling of ${limit}, so the rest was not read.`,
+          },
+        };
+      }
       if (controller.signal.reason instanceof TotalTimeout) {
         return {
           ok: false,

@@ -34,7 +34,9 @@ describe("the client's types follow the API description", () => {
   });
 
   it("errors are a tagged union on kind", () => {
-    expectTypeOf<ApiError["kind"]>().toEqualTypeOf<"transport" | "timeout" | "http" | "malformed">();
+    expectTypeOf<ApiError["kind"]>().toEqualTypeOf<
+      "transport" | "timeout" | "too_large" | "http" | "malformed"
+    >();
     expect(typeof compileOnly).toBe("function");
   });
 });

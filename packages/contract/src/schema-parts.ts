@@ -61,4 +61,7 @@ export const paperShape = () =>
     url: str(),
   });
 
+/** The answer keys resmon did not report (never filled in with a null, zero or empty value). */
+export const notReportedShape = () => z.array(z.string()).optional();
+
 export const EXECUTION_STATUSES = ["running", "completed", "failed", "cancelled", "interrupted"] as const;

@@ -1,9 +1,10 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import {
   type ApiError,
   type ApiResult,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PROBE_TIMEOUT_MS,
   type DiscoveryRefusal,
+  describeBytes,
   discover,
   NOT_RUNNING_MESSAGE,
   type ResmonClient,
@@ -36,8 +37,16 @@ interface Connection {
   baseUrl: string;
 }
 
+/** RESMON_MCP_MAX_BODY_BYTES: the largest answer read from resmon (a positive integer), else 16 MiB. */
+export function maxBodyBytesFrom(env: Record<string, string | undefined>): number {
+  const raw = env.RESMON_MCP_MAX_BODY_BYTES?.trim();
+  const n = raw ? Number(raw) : Number.NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_MAX_BODY_BYTES;
+}
+
 export function refusalToError(refusal: DiscoveryRefusal): ToolError {
   const detail: Record<string, unknown> = { reason: refusal.kind, port_file: refusal.portFile };
+  if (refusal.fileProblem !== undefined) detail.file_problem = refusal.fileProblem;
   if (refusal.port !== undefined) detail.port = refusal.port;
   if (refusal.stateDir) detail.state_dir = refusal.stateDir;
   if (refusal.tokenFile) detail.token_file = refusal.tokenFile;
@@ -77,12 +86,17 @@ export class Backend {
 
   private async discoverOnce(): Promise<Connection> {
     const discoverFn = this.options.discoverFn ?? discover;
+    const { timeoutMs } = this.options;
     const found = await discoverFn({
       env: this.options.env,
-      ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+      // The probe never outlasts the call's own timeout, so a call that discovers ends within it too.
+      probeTimeoutMs: Math.min(DEFAULT_PROBE_TIMEOUT_MS, timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS),
+      maxBodyBytes: maxBodyBytesFrom(this.options.env),
+      // The token the client sends, as read: a second read of the file could find another one.
+      onToken: registerSecret,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     if (!found.ok) throw refusalToError(found.refusal);
-    await rememberToken(found.stateDir, found.port);
     this.connection = { client: found.client, baseUrl: found.baseUrl };
     return this.connection;
   }
@@ -129,12 +143,16 @@ export class Backend {
   }
 }
 
-async function rememberToken(stateDir: string, port: number): Promise<void> {
-  try {
-    registerSecret(await readFile(join(stateDir, `api-token-${port}`), "utf8"));
-  } catch {
-    // The client read it a moment ago; if it is gone now, there is nothing to scrub for.
+/** A 401 said as resmon said it: only token_invalid means the token is stale (a restart mints a new one). */
+function unauthorizedMessage(reason: string | undefined): string {
+  const again = "The next call will look for it afresh.";
+  if (reason === "token_invalid") {
+    return `resmon refused this server's token as not its own (token_invalid), which means the app restarted since this server found it (every start mints a new token). ${again}`;
   }
+  if (reason === "token_missing") {
+    return `resmon answered that no token reached it (token_missing), although this server sent one; something between may drop the Authorization header, or what answers is not that resmon. ${again}`;
+  }
+  return `resmon refused this request with HTTP 401 and did not say why. ${again}`;
 }
 
 function isTokenRefusal(error: ApiError): boolean {
@@ -203,6 +221,12 @@ export function mapApiError(error: ApiError, baseUrl: string, options: CallOptio
         false,
         { timeout_ms: error.timeoutMs },
       );
+    case "too_large":
+      return new ToolError(
+        "upstream_error",
+        `resmon's answer was larger than this server's ceiling of ${describeBytes(error.limitBytes)}, so it was not read and the connection was closed. Ask for a smaller page; the ceiling is RESMON_MCP_MAX_BODY_BYTES.`,
+        { limit_bytes: error.limitBytes },
+      );
     case "malformed":
       return new ToolError(
         "upstream_error",
@@ -225,12 +249,10 @@ function mapHttpError(
   const detail = readBackendDetail(error.detail);
   const base = { status, ...detail.fields };
   if (status === 401) {
-    return backendUnavailable(
-      "resmon refused this server's token, which means the app restarted since this server found it (every start mints a new token). The next call will look for it afresh.",
-      [baseUrl],
-      false,
-      { status, reason: error.reason ?? "token_invalid" },
-    );
+    return backendUnavailable(unauthorizedMessage(error.reason), [baseUrl], false, {
+      status,
+      ...(error.reason ? { reason: error.reason } : {}),
+    });
   }
   if (isForeignNotFound(error)) {
     return backendUnavailable(

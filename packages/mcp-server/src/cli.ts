@@ -33,15 +33,19 @@ async function main(): Promise<void> {
     // Dynamic, like the server: nothing the front imports reaches zod, so the bundler's lazy
     // initialisers hold whole dependency trees and keep their order (tested through the bundled bin).
     const { runDoctor } = await import("./doctor.js");
-    process.exitCode = await runDoctor();
+    const writes = argv.includes("--writes");
+    process.exitCode = await runDoctor({ tools: writes || argv.includes("--tools"), writes });
     return;
   }
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stderr.write(
       "resmon-mcp: a stdio MCP server for a running resmon.\n" +
         "Environment: RESMON_PORT or RESMON_PORT_FILE (which resmon), RESMON_STATE_DIR (where its token is),\n" +
-        "RESMON_MCP_READ_ONLY=1 (reads only), RESMON_MCP_TIMEOUT_MS (per request, default 30000).\n" +
-        "`resmon-mcp doctor` prints what discovery sees and what to do; exit 0 only when a resmon answered.\n",
+        "RESMON_MCP_READ_ONLY=1 (reads only), RESMON_MCP_TIMEOUT_MS (per request, default 30000),\n" +
+        "RESMON_MCP_MAX_BODY_BYTES (largest answer read, default 16 MiB).\n" +
+        "`resmon-mcp doctor` prints what discovery sees and what to do; exit 0 only when a resmon answered.\n" +
+        "`resmon-mcp doctor --tools` also calls every read tool and checks each answer against the contract;\n" +
+        "add --writes to call the 7 writes too (it says first what it will create or start).\n",
     );
     return;
   }

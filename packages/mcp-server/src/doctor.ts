@@ -3,18 +3,24 @@
  * discover() (the same path the server takes) and reports around it: the variables, the port file
  * and what it holds, the state directory, whether the token file exists (never its content), what
  * GET /api/health answered, and for a refusal what to do. Exit 0 only when a resmon answered.
+ * Every line is scrubbed of the token discovery read (resmon's own text, a health `version` say,
+ * could carry it). With `tools`, the live check (live-check.ts) runs after a successful discovery.
  */
-import { readFile, stat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { homedir as osHomedir } from "node:os";
 import {
   type DiscoveryRefusal,
   discover,
+  FILE_PROBLEM_TEXT,
   type RefusalKind,
+  readSmallFile,
   resolvePortFile,
   resolveStateDir,
   tokenFileFor,
 } from "@resmon/api-client";
 import { CONTRACT_VERSION } from "@resmon/mcp-contract";
+import { maxBodyBytesFrom } from "./backend.js";
+import { registerSecret, scrub } from "./scrub.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 export interface DoctorOptions {
@@ -23,6 +29,12 @@ export interface DoctorOptions {
   homedir?: string;
   probeTimeoutMs?: number;
   write?: (line: string) => void;
+  /** Also run the live check: every read tool through this server (`doctor --tools`). */
+  tools?: boolean;
+  /** With tools: the writes too (`--writes`), announced before they are sent. */
+  writes?: boolean;
+  /** With tools: the server to start (default this bin). */
+  server?: { command: string; args: string[] };
 }
 
 /** The variables discovery and the server read, and what each names. */
@@ -33,6 +45,7 @@ const VARIABLES: readonly [string, string][] = [
   ["RESMON_STATE_DIR", "where that resmon's token file is"],
   ["RESMON_MCP_READ_ONLY", "exactly 1: reads only"],
   ["RESMON_MCP_TIMEOUT_MS", "per-request timeout in ms"],
+  ["RESMON_MCP_MAX_BODY_BYTES", "largest answer read from resmon, in bytes (default 16 MiB)"],
 ];
 
 /** For each way discovery can refuse: what to do about it. */
@@ -40,6 +53,13 @@ export const WHAT_TO_DO: Readonly<Record<RefusalKind, string>> = {
   nothing_named:
     "Start resmon. If it is running, set RESMON_PORT to its port, or RESMON_PORT_FILE to the port file that " +
     "instance writes (a resmon started with RESMON_DB_PATH writes resmon.port beside its database).",
+  unusable_port_file:
+    "The port file is not the small regular file resmon writes (a named pipe, a device, a directory, or far too " +
+    "large), so it was not read. Remove whatever is at that path and restart resmon, or point RESMON_PORT_FILE at " +
+    "the file the instance you mean writes.",
+  unusable_token_file:
+    "The token file is not the small regular file resmon writes (a named pipe, a device, a directory, or far too " +
+    "large), so it was not read. Remove whatever is at that path and restart resmon: it writes a fresh one, owner-only.",
   bad_port:
     "Set RESMON_PORT to a number from 1 to 65535, or point RESMON_PORT_FILE at the file resmon writes; a port " +
     "file that holds something else is left from something other than resmon, or half-written: restart resmon.",
@@ -50,8 +70,10 @@ export const WHAT_TO_DO: Readonly<Record<RefusalKind, string>> = {
     "resmon writes api-token-<port> into its state directory when it starts. Set RESMON_STATE_DIR to the state " +
     "directory of the instance on this port (a resmon started with its own RESMON_STATE_DIR keeps it there).",
   token_refused:
-    "The token file is from an earlier run or another instance: restart resmon so it writes a fresh one, or set " +
-    "RESMON_STATE_DIR to the state directory of the instance on this port.",
+    "resmon said why above. token_invalid: the token file is from an earlier run or another instance; restart " +
+    "resmon so it writes a fresh one, or set RESMON_STATE_DIR to the state directory of the instance on this port. " +
+    "token_missing: no token reached it although one was sent; check nothing between strips the Authorization " +
+    "header, and that the port names the resmon you mean.",
   not_resmon:
     "Something other than resmon answers on this port. Check RESMON_PORT / RESMON_PORT_FILE name the resmon you " +
     "mean; restart resmon so it writes its current port.",
@@ -75,16 +97,16 @@ function shown(name: string, value: string | undefined): string {
   return value;
 }
 
+/** Read as discovery reads it: bounded, and never a FIFO or a device. */
 async function portFileContent(path: string): Promise<string> {
-  try {
-    const text = await readFile(path, "utf8");
-    return SHORT_PORT.test(text)
-      ? `holds ${text.trim()}`
-      : `does not hold a port (${text.length} characters)`;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? "error"})`;
+  const read = await readSmallFile(path);
+  if (read.ok) {
+    return SHORT_PORT.test(read.text)
+      ? `holds ${read.text.trim()}`
+      : `does not hold a port (${read.text.length} characters)`;
   }
+  if (read.problem === "unreadable") return `cannot be read (${read.code ?? "error"})`;
+  return FILE_PROBLEM_TEXT[read.problem];
 }
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -94,11 +116,50 @@ async function isDirectory(path: string): Promise<boolean> {
   );
 }
 
-async function fileExists(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isFile(),
-    () => false,
-  );
+/** What is at the token path (never its content), and what about it deserves a warning. */
+export async function tokenFileReport(
+  path: string,
+  platform: NodeJS.Platform,
+): Promise<{ state: string; warnings: string[] }> {
+  const link = await lstat(path).catch(() => undefined);
+  if (link === undefined) return { state: "absent", warnings: [] };
+  const target = await stat(path).catch(() => undefined);
+  const warnings: string[] = [];
+  if (link.isSymbolicLink()) {
+    warnings.push(
+      "the token file is a symbolic link; resmon writes a regular file there, so something else put this link in its place",
+    );
+  }
+  if (target === undefined) return { state: "a link to nothing", warnings };
+  if (!target.isFile()) return { state: "present, but not a regular file (not read)", warnings };
+  if (platform !== "win32" && (target.mode & 0o044) !== 0) {
+    const mode = (target.mode & 0o777).toString(8).padStart(3, "0");
+    warnings.push(
+      `the token file is readable by ${target.mode & 0o004 ? "others" : "its group"} (mode ${mode}); resmon writes it owner-only (600), and anyone who can read it can drive this resmon: chmod 600 it, or restart resmon`,
+    );
+  }
+  return { state: "present (content not shown)", warnings };
+}
+
+async function liveCheck(
+  opts: DoctorOptions,
+  env: Record<string, string | undefined>,
+  token: string,
+  write: (line: string) => void,
+): Promise<boolean> {
+  const { runLiveCheck } = await import("./live-check.js");
+  const named: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) named[key] = value;
+  write("");
+  write(`Live check: every ${opts.writes ? "tool" : "read tool"} through this server, held to the contract`);
+  const { ok } = await runLiveCheck({
+    env: named,
+    token,
+    writes: opts.writes === true,
+    write,
+    ...(opts.server ? { server: opts.server } : {}),
+  });
+  return ok;
 }
 
 function healthLines(health: unknown): string[] {
@@ -118,14 +179,26 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const env = opts.env ?? process.env;
   const platform = opts.platform ?? process.platform;
   const homedir = opts.homedir ?? osHomedir();
-  const write = opts.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const out = opts.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const write = (line: string) => out(scrub(line));
 
   write(`resmon-mcp doctor — @resmon/mcp-server ${PACKAGE_VERSION}, contract ${CONTRACT_VERSION}`);
   write("");
   write("Variables");
-  for (const [name, what] of VARIABLES) write(`  ${name.padEnd(22)} ${shown(name, env[name])}   [${what}]`);
+  for (const [name, what] of VARIABLES) write(`  ${name.padEnd(26)} ${shown(name, env[name])}   [${what}]`);
 
-  const found = await discover({ env, platform, homedir, probeTimeoutMs: opts.probeTimeoutMs ?? 3_000 });
+  let token = "";
+  const found = await discover({
+    env,
+    platform,
+    homedir,
+    probeTimeoutMs: opts.probeTimeoutMs ?? 3_000,
+    maxBodyBytes: maxBodyBytesFrom(env),
+    onToken: (value) => {
+      token = value;
+      registerSecret(value);
+    },
+  });
   const portFile = resolvePortFile(platform, env, homedir);
   const stateDir = resolveStateDir(platform, env, homedir);
   const portNamedByEnv = (env.RESMON_PORT ?? "").trim() !== "";
@@ -143,9 +216,12 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const port = found.ok ? found.port : refusal?.port;
   const tokenFile = found.ok ? tokenFileFor(platform, found.stateDir, found.port) : refusal?.tokenFile;
   write(`  port:            ${port ?? "none named"}`);
+  const warnings: string[] = [];
   if (tokenFile) {
-    const present = (await fileExists(tokenFile)) ? "present (content not shown)" : "absent";
-    write(`  token file:      ${tokenFile} — ${present}`);
+    const report = await tokenFileReport(tokenFile, platform);
+    write(`  token file:      ${tokenFile} — ${report.state}`);
+    for (const warning of report.warnings) write(`  warning:         ${warning}`);
+    warnings.push(...report.warnings);
   } else {
     write("  token file:      (no port named, so none to look for)");
   }
@@ -167,7 +243,11 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
     }
     await found.client.close();
     write("");
-    write("OK: a resmon answered. A harness started with these variables reaches it.");
+    const caveat = warnings.length
+      ? ` (${warnings.length} warning${warnings.length > 1 ? "s" : ""} above)`
+      : "";
+    write(`OK: a resmon answered. A harness started with these variables reaches it${caveat}.`);
+    if (opts.tools) return (await liveCheck(opts, env, token, write)) ? 0 : 1;
     return 0;
   }
 

@@ -65,3 +65,39 @@ export function toEnvelope(err: unknown, toolName: string): ErrorEnvelope {
   log(`internal error in ${toolName}: ${kind}${err instanceof Error ? `: ${err.message}` : ""}`);
   return { error: "internal_error", message: INTERNAL_MESSAGE, detail: {} };
 }
+
+/** The most of any one string, and of any one list, an error answer carries. */
+export const MAX_ECHO_CHARS = 2048;
+export const MAX_ECHO_ITEMS = 100;
+
+/**
+ * Bound what an error echoes. Messages and details can repeat caller input (resmon's "Malformed
+ * cursor: '<cursor>'", a tool name, key names), and a 200 kB argument must not come back whole.
+ * Applied after scrubbing, so a cut can never leave part of a secret the scrubber would have caught.
+ */
+export function boundEchoes<T>(value: T): T {
+  if (typeof value === "string") {
+    if (value.length <= MAX_ECHO_CHARS) return value;
+    const left = value.length - MAX_ECHO_CHARS;
+    return `${value.slice(0, MAX_ECHO_CHARS)}… (${left} more characters not shown)` as T;
+  }
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, MAX_ECHO_ITEMS).map(boundEchoes);
+    if (value.length > MAX_ECHO_ITEMS) kept.push(`… (${value.length - MAX_ECHO_ITEMS} more not shown)`);
+    return kept as T;
+  }
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      // defineProperty, so an own "__proto__" key stays a key rather than becoming the prototype.
+      Object.defineProperty(out, boundEchoes(key), {
+        value: boundEchoes(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out as T;
+  }
+  return value;
+}

@@ -12,7 +12,7 @@ import {
 import { Backend, type DiscoverFn } from "./backend.js";
 import type { Answer, Ctx, Handler } from "./context.js";
 import { withoutCredentialFields } from "./credential-fields.js";
-import { invalidArgument, ToolError, toEnvelope } from "./errors.js";
+import { boundEchoes, invalidArgument, ToolError, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
 import { hostInfo, isReadOnly } from "./host-info.js";
 import { log } from "./log.js";
@@ -162,7 +162,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
       try {
         return { ok: true, answer: scrubDeep(withoutCredentialFields(await run(name, raw))) };
       } catch (err) {
-        return { ok: false, error: scrubDeep(withoutCredentialFields(toEnvelope(err, name))) };
+        return { ok: false, error: boundEchoes(scrubDeep(withoutCredentialFields(toEnvelope(err, name)))) };
       }
     },
     close: () => backend.close(),

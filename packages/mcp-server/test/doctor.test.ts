@@ -1,12 +1,15 @@
 /** `resmon-mcp doctor` against the testkit: every way discovery can refuse, and one that works. */
-import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFile, execFileSync } from "node:child_process";
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { READ_TOOLS, WRITE_TOOLS } from "@resmon/mcp-contract";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDoctor, WHAT_TO_DO } from "../src/doctor.js";
+import { WRITE_PLAN } from "../src/live-check.js";
+import { CLI, cleanEnv, HAVE_CLI } from "./helpers/spawn.js";
 
 const pkgDir = resolve(fileURLToPath(new URL("..", import.meta.url)));
 let dir = "";
@@ -21,7 +24,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function doctor(env: Record<string, string>, homedir = join(dir, "home")) {
+async function doctor(
+  env: Record<string, string>,
+  homedir = join(dir, "home"),
+  more: Partial<Parameters<typeof runDoctor>[0]> = {},
+) {
   const lines: string[] = [];
   const code = await runDoctor({
     env,
@@ -29,6 +36,7 @@ async function doctor(env: Record<string, string>, homedir = join(dir, "home")) 
     homedir,
     probeTimeoutMs: 2_000,
     write: (l) => lines.push(l),
+    ...more,
   });
   const text = lines.join("\n");
   expect(text).not.toContain(kit.token);
@@ -144,6 +152,83 @@ describe("resmon-mcp doctor", () => {
     expect(text).toContain(`What to do: ${WHAT_TO_DO.not_answering}`);
   });
 
+  it("prints resmon's own text scrubbed of the token (a health version or embeddings reason carrying it)", async () => {
+    kit.setFault("/api/health", {
+      kind: "status",
+      status: 200,
+      body: {
+        status: "ok",
+        version: `v-${kit.token}`,
+        embeddings: { extension: null, reason: `no ${kit.token}` },
+      },
+    });
+    try {
+      // doctor() itself asserts the token is nowhere in what was printed.
+      const { code, text } = await doctor(named());
+      expect(code).toBe(0);
+      expect(text).toContain("resmon version:  v-<redacted>");
+      expect(text).toContain("unavailable (no <redacted>)");
+    } finally {
+      kit.clearFaults();
+    }
+  });
+
+  it("RESMON_PORT with nothing listening and no state dir: says resmon is not running, having checked the port", async () => {
+    const gone = await startTestkit({ stateDir: join(dir, "gone-port"), seed: "small" });
+    const port = gone.port;
+    await gone.stop();
+    const { code, text } = await doctor({ RESMON_PORT: String(port) }, join(dir, "nobody"));
+    expect(code).toBe(1);
+    expect(text).toContain("Refused (not_answering): resmon is not running.");
+    expect(text).toContain(`Nothing accepted a connection at http://127.0.0.1:${port}`);
+    expect(text).toContain(`What to do: ${WHAT_TO_DO.not_answering}`);
+    expect(text).not.toContain(`What to do: ${WHAT_TO_DO.no_token_file}`);
+  });
+
+  it("warns, without refusing, when the token file is readable by others", async () => {
+    await chmod(kit.tokenFile, 0o644);
+    try {
+      const { code, text } = await doctor(named());
+      expect(code).toBe(0);
+      expect(text).toMatch(/warning: +the token file is readable by others \(mode 644\)/);
+      expect(text).toContain("(1 warning above)");
+    } finally {
+      await chmod(kit.tokenFile, 0o600);
+    }
+    expect((await doctor(named())).text).not.toContain("warning:");
+  });
+
+  it("warns, without refusing, when the token file is a symbolic link", async () => {
+    const linked = join(dir, "linked-state");
+    await mkdir(linked, { recursive: true });
+    await symlink(kit.tokenFile, join(linked, `api-token-${kit.port}`));
+    const { code, text } = await doctor({ ...named(), RESMON_STATE_DIR: linked });
+    expect(code).toBe(0);
+    expect(text).toMatch(/warning: +the token file is a symbolic link/);
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "a FIFO as the token or port file: refused at once, and explained",
+    async () => {
+      const fifoState = join(dir, "fifo-state");
+      await mkdir(fifoState, { recursive: true });
+      execFileSync("mkfifo", [join(fifoState, `api-token-${kit.port}`)]);
+      const started = Date.now();
+      const token = await doctor({ ...named(), RESMON_STATE_DIR: fifoState });
+      expect(token.code).toBe(1);
+      expect(token.text).toContain("Refused (unusable_token_file)");
+      expect(token.text).toContain("is a named pipe (FIFO)");
+      expect(token.text).toContain(`What to do: ${WHAT_TO_DO.unusable_token_file}`);
+      const fifoPort = join(dir, "fifo.port");
+      execFileSync("mkfifo", [fifoPort]);
+      const port = await doctor({ RESMON_PORT_FILE: fifoPort });
+      expect(port.code).toBe(1);
+      expect(port.text).toContain(`${fifoPort} (from RESMON_PORT_FILE) — is a named pipe (FIFO)`);
+      expect(port.text).toContain("Refused (unusable_port_file)");
+      expect(Date.now() - started).toBeLessThan(6_000);
+    },
+  );
+
   it("every refusal kind has advice, listed on a refusal", async () => {
     const { text } = await doctor({});
     for (const kind of Object.keys(WHAT_TO_DO)) expect(text).toContain(`  ${kind.padEnd(14)} `);
@@ -173,5 +258,66 @@ describe("the shipped bin's doctor", { timeout: 45_000 }, () => {
     const refused = await run({});
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain("Refused (nothing_named)");
+  });
+});
+
+describe.skipIf(!HAVE_CLI)("doctor --tools against the stand-in", { timeout: 120_000 }, () => {
+  const server = { command: process.execPath, args: [CLI] };
+
+  it("calls every read, holds each answer to the contract, and checks every write is refused read-only", async () => {
+    const { code, text } = await doctor(cleanEnv(named()), undefined, { tools: true, server });
+    expect(code, text).toBe(0);
+    const lines = text.split("\n");
+    for (const name of READ_TOOLS) {
+      expect(
+        lines.some((l) => new RegExp(`^  ok {4}${name} +answered; matches its output schema`).test(l)),
+      ).toBe(true);
+    }
+    for (const name of WRITE_TOOLS) {
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`^  ok {4}${name} +refused: read-only session`)),
+      );
+    }
+    expect(text).toMatch(/ok {4}token +appears nowhere in stdout or stderr/);
+    expect(text).not.toContain("FAIL");
+    expect(text).not.toContain("With --writes");
+  });
+
+  it("with writes, says what it will create or start before it does", async () => {
+    const writes = await startTestkit({ stateDir: join(dir, "writes"), seed: "small" });
+    try {
+      const env = cleanEnv({ RESMON_PORT_FILE: writes.portFile ?? "", RESMON_STATE_DIR: writes.stateDir });
+      const { code, text } = await doctor(env, undefined, { tools: true, writes: true, server });
+      expect(code, text).toBe(0);
+      const plan = text.indexOf("With --writes this check changes that resmon");
+      expect(plan).toBeGreaterThan(0);
+      for (const step of WRITE_PLAN) expect(text).toContain(`  - ${step}`);
+      for (const name of WRITE_TOOLS) {
+        const at = text.search(new RegExp(`ok {4}${name} +answered`));
+        expect(at, name).toBeGreaterThan(plan);
+      }
+    } finally {
+      await writes.stop();
+    }
+  });
+
+  it("exits non-zero on a mismatch: answers outside the output schema, a bad envelope, the token in an answer", async () => {
+    const lying = {
+      command: process.execPath,
+      args: [join(pkgDir, "test", "helpers", "lying-server.mjs")],
+    };
+    const env = cleanEnv({
+      ...named(),
+      LYING_SERVER_TOKEN: kit.token,
+      LYING_SERVER_TOOLS: READ_TOOLS.join(","),
+    });
+    const { code, text } = await doctor(env, undefined, { tools: true, server: lying });
+    expect(code).toBe(1);
+    expect(text).toMatch(/FAIL {2}health +does not match its output schema/);
+    expect(text).toMatch(/FAIL {2}list_sources +the answer carries the token/);
+    expect(text).toMatch(/FAIL {2}get_analytics +an error outside the contract's model/);
+    expect(text).toMatch(/FAIL {2}run_sweep +was not refused as read-only/);
+    expect(text).toMatch(/FAIL {2}token +the token appears in what the server wrote/);
+    expect(text).toMatch(/MISMATCH: \d+ of \d+ checks did not match the contract\./);
   });
 });

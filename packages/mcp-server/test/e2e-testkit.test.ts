@@ -160,6 +160,28 @@ describe.skipIf(!HAVE_CLI)("all 25 tools against the testkit, over stdio", () =>
     const posted = kit.requests.filter((r) => r.route === "/api/routines" && r.method === "POST").at(-1);
     expect(posted?.body).not.toHaveProperty("intent");
   });
+
+  it.each([
+    [["machine learning"], ["machine learning"]],
+    // Keywords travel as one query string, and resmon keeps that string as one keyword.
+    [["graph", "neural network"], ["graph neural network"]],
+  ])(
+    "create_routine %j reads back as %j from create, get_routine and list_routines",
+    async (keywords, stored) => {
+      const created = await ok("create_routine", {
+        name: `Round trip ${keywords.length}`,
+        keywords,
+        sources: ["arxiv"],
+        schedule: "0 7 * * 1",
+      });
+      const routine = created.routine as { id: number; keywords: unknown };
+      expect(routine.keywords).toEqual(stored);
+      const read = await ok("get_routine", { routine_id: routine.id });
+      expect(read.keywords).toEqual(stored);
+      const listed = (await ok("list_routines", {})).routines as { id: number; keywords: unknown }[];
+      expect(listed.find((r) => r.id === routine.id)?.keywords).toEqual(stored);
+    },
+  );
 });
 
 describe.skipIf(!HAVE_CLI)("every optional argument reaches resmon as a field its OpenAPI declares", () => {

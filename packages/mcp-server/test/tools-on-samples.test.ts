@@ -86,9 +86,10 @@ describe.skipIf(!HAVE_SAMPLES)("every tool on the real backend's answers", () =>
     const body = await ok("list_routines", {});
     const routines = body.routines as Record<string, unknown>[];
     const turbulence = routines.find((r) => r.id === 1);
+    // The stored string is one keyword, as resmon keeps it: never split on its spaces.
     expect(turbulence).toMatchObject({
       sources: ["arxiv", "openalex"],
-      keywords: ["diffusion", "turbulence"],
+      keywords: ["diffusion turbulence"],
       active: true,
       missed_fires: { count: 2 },
     });
@@ -103,8 +104,9 @@ describe.skipIf(!HAVE_SAMPLES)("every tool on the real backend's answers", () =>
       missed_in_corpus_count_is_lower_bound: false,
       measured_against: "stated",
     });
+    // Only the channels resmon counted: it named no feed, so there is no feed count of 0.
     expect(body.delivery).toEqual({
-      targets_by_channel: { email: 1, folder: 1, webhook: 1, feed: 0 },
+      targets_by_channel: { email: 1, folder: 1, webhook: 1 },
       enabled_target_count: 3,
       awaiting_review: 1,
       last_state: "awaiting_review",
@@ -122,6 +124,21 @@ describe.skipIf(!HAVE_SAMPLES)("every tool on the real backend's answers", () =>
     };
     const body = await ok("get_routine", { routine_id: 1 });
     expect(body).not.toHaveProperty("delivery");
+    expect(body.not_reported).toEqual(["delivery"]);
+  });
+
+  it("get_routine's routine 2 counts the feed resmon reported, and no email", async () => {
+    overrides = {
+      "GET /api/routines/{routine_id}": "GET__api_routines_{routine_id}.2",
+      "GET /api/routines/{routine_id}/deliveries": "GET__api_routines_{routine_id}_deliveries.2",
+    };
+    const body = await ok("get_routine", { routine_id: 2 });
+    expect((body.delivery as Record<string, unknown>).targets_by_channel).toEqual({
+      feed: 1,
+      folder: 1,
+      webhook: 1,
+    });
+    expect(body.keywords).toEqual(["retraction"]);
   });
 
   it("list_executions projects the fixed key set, interrupted_reason and restarted_from included", async () => {
@@ -165,6 +182,8 @@ describe.skipIf(!HAVE_SAMPLES)("every tool on the real backend's answers", () =>
     });
     expect(body.parameters).toEqual({ keywords: "diffusion", index: 0 });
     expect(body.coverage).toBeDefined();
+    // The spec promises the AI lane; resmon's 2.3 row carries none, so the answer says so.
+    expect(body.not_reported).toEqual(["ai_lane"]);
   });
 
   it("get_execution_results reads the ID-bearing JSON export and pages it", async () => {
@@ -312,7 +331,13 @@ describe.skipIf(!HAVE_SAMPLES)("every tool on the real backend's answers", () =>
 
   it("run_routine started, including an inactive routine", async () => {
     const body = await ok("run_routine", { routine_id: 4 });
-    expect(body).toMatchObject({ execution_id: 10, queued: false, was_inactive: true });
+    expect(body).toMatchObject({
+      execution_id: 10,
+      queued: false,
+      was_inactive: true,
+      missed_fires_marked_ran_late: 0,
+    });
+    expect(body).not.toHaveProperty("not_reported");
   });
 
   it("activate_routine / deactivate_routine answer {id, is_active}", async () => {

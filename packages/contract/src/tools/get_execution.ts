@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { readHints, readTool } from "../define.js";
-import { expectedRuntimeIdArg, idArg, identityShape } from "../schema-parts.js";
+import { expectedRuntimeIdArg, idArg, identityShape, notReportedShape } from "../schema-parts.js";
 
 export const get_execution = readTool({
   name: "get_execution",
@@ -24,6 +24,7 @@ export const get_execution = readTool({
     // The row is passed whole except progress_events, summarized as these two.
     last_event: z.unknown().optional(),
     event_count: z.int().optional(),
+    not_reported: notReportedShape(),
   }),
   // With expected_runtime_id the server first asks health with the same expectation.
   routes: [

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { writeHints, writeTool } from "../define.js";
-import { idArg } from "../schema-parts.js";
+import { idArg, notReportedShape } from "../schema-parts.js";
 
 export const run_routine = writeTool({
   name: "run_routine",
@@ -16,6 +16,8 @@ export const run_routine = writeTool({
     queued: z.boolean().optional(),
     queue_position: z.int().optional(),
     detail: z.string().optional(),
+    missed_fires_marked_ran_late: z.int().optional(),
+    not_reported: notReportedShape(),
   }),
   routes: [{ method: "POST", path: "/api/routines/{routine_id}/run" }],
 });

@@ -2,6 +2,12 @@ import { z } from "zod";
 import { writeHints, writeTool } from "../define.js";
 import { dateArg, sourcesArg } from "../schema-parts.js";
 
+/**
+ * resmon's SweepRequest declares max_results as a bare integer (default 100) with no bound, so the
+ * bound is this contract's (ten times resmon's default): 2^53-1 would ask every source for everything.
+ */
+export const MAX_SWEEP_RESULTS = 1000;
+
 export const run_sweep = writeTool({
   name: "run_sweep",
   title: "Run a sweep",
@@ -15,7 +21,12 @@ export const run_sweep = writeTool({
     sources: sourcesArg("Sources to ask").min(1),
     date_from: dateArg("Published on or after"),
     date_to: dateArg("Published on or before"),
-    max_results: z.int().min(1).optional().describe("Most results per source (resmon's default 100)."),
+    max_results: z
+      .int()
+      .min(1)
+      .max(MAX_SWEEP_RESULTS)
+      .optional()
+      .describe("Most results per source (resmon's default 100)."),
     ai_enabled: z.boolean().optional().describe("Summarize results with the configured AI (default off)."),
   }),
   output: z.looseObject({ execution_id: z.int() }),

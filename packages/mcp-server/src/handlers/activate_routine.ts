@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { activeFlag } from "../shape/routine.js";
 import { asRecord } from "../shape/values.js";
 
 export const activate_routine: Handler<"activate_routine"> = async (args, { backend }) => {
@@ -8,5 +9,7 @@ export const activate_routine: Handler<"activate_routine"> = async (args, { back
       c.POST("/api/routines/{routine_id}/activate", { params: { path: { routine_id: id } } }),
     ),
   );
-  return { id: data.id ?? id, is_active: data.is_active === true || data.is_active === 1 };
+  // Only the state resmon reported: without it the shape check refuses the answer (upstream_error).
+  const active = activeFlag(data.is_active);
+  return { id: data.id ?? id, ...(active === undefined ? {} : { is_active: active }) };
 };

@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { rankedPaper } from "../shape/paper.js";
+import { passReported } from "../shape/reported.js";
 import { requireArray, requireRecord } from "../shape/values.js";
 
 const NO_REASON =
@@ -16,12 +17,10 @@ export const find_similar: Handler<"find_similar"> = async (args, { backend }) =
     "a neighbours reply",
   );
   const papers = requireArray(data.neighbours, "the neighbours").map(rankedPaper);
-  const answer: Record<string, unknown> = {
-    doc_id: docId,
-    model: data.model ?? null,
-    papers,
-    count: papers.length,
-  };
+  const answer: Record<string, unknown> = { doc_id: docId };
+  passReported(answer, data, ["model"]);
+  answer.papers = papers;
+  answer.count = papers.length;
   // An empty list always says why: "not embedded", "nothing else is" and "cannot load" differ.
   if (typeof data.reason === "string" && data.reason) answer.reason = data.reason;
   else if (papers.length === 0) answer.reason = NO_REASON;

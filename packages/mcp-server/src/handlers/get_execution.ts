@@ -1,22 +1,32 @@
 import type { Handler } from "../context.js";
 import { reportedIdentity, requireIdentity } from "../shape/identity.js";
-import { asArray, asRecord, parseJsonText } from "../shape/values.js";
+import { markNotReported } from "../shape/reported.js";
+import { asRecord, parseJsonText } from "../shape/values.js";
+
+/**
+ * What the spec promises on a run that the row may not carry. resmon's 2.3 row has no AI lane, so
+ * the answer says it was not reported rather than leaving a reader to guess the run had none.
+ */
+const PROMISED = ["ai_lane"] as const;
 
 /** The row whole, except the unbounded event log: its last event and its length instead. */
 export function executionAnswer(body: unknown): Record<string, unknown> {
   const { progress_events: raw, identity: _identity, ...row } = asRecord(body);
-  const events = asArray(parseJsonText(raw));
   // parameters is JSON text in the row (default_starts lives inside it): hand it over as an object.
   if (typeof row.parameters === "string") {
     const parsed = parseJsonText(row.parameters);
     if (parsed && typeof parsed === "object") row.parameters = parsed;
   }
-  return {
-    ...row,
-    ...reportedIdentity(asRecord(body)),
-    last_event: events.length > 0 ? events[events.length - 1] : null,
-    event_count: events.length,
-  };
+  const answer: Record<string, unknown> = { ...row, ...reportedIdentity(asRecord(body)) };
+  const missing: string[] = PROMISED.filter((key) => !Object.hasOwn(row, key));
+  // An event log resmon did not send (or sent unreadable) is not an empty one.
+  const events = parseJsonText(raw);
+  if (Array.isArray(events)) {
+    answer.last_event = events.length > 0 ? events[events.length - 1] : null;
+    answer.event_count = events.length;
+  } else missing.push("last_event", "event_count");
+  markNotReported(answer, missing);
+  return answer;
 }
 
 export const get_execution: Handler<"get_execution"> = async (args, { backend }) => {

@@ -11,9 +11,10 @@ export const get_execution_results: Handler<"get_execution_results"> = async (ar
       params: { path: { exec_id: execId }, query: { format: "json", include_ids: true } },
     }),
   );
+  // Text is parsed as JSON or refused: an empty reply is not an empty export (`[]` is resmon's "no papers").
   if (typeof data === "string") {
     try {
-      data = data.trim() === "" ? [] : JSON.parse(data);
+      data = JSON.parse(data);
     } catch {
       data = undefined;
     }

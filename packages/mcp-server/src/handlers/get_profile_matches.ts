@@ -1,6 +1,7 @@
 import type { Handler } from "../context.js";
 import { matchRow, WHAT_A_BASIS_MEANS } from "../shape/profile.js";
-import { asRecord, numOrNull, requireArray, requireRecord } from "../shape/values.js";
+import { markNotReported } from "../shape/reported.js";
+import { isRecord, numOrNull, requireArray, requireRecord } from "../shape/values.js";
 
 export const get_profile_matches: Handler<"get_profile_matches"> = async (args, { backend }) => {
   const id = args.profile_id;
@@ -18,7 +19,7 @@ export const get_profile_matches: Handler<"get_profile_matches"> = async (args, 
   const total = numOrNull(body.total);
   const end = offset + matches.length;
   const hasMore = total !== null ? end < total : matches.length === limit;
-  return {
+  const answer: Record<string, unknown> = {
     profile_id: id,
     matches,
     count: matches.length,
@@ -28,7 +29,11 @@ export const get_profile_matches: Handler<"get_profile_matches"> = async (args, 
     limit,
     has_more: hasMore,
     next_offset: hasMore ? end : null,
-    by_basis: asRecord(body.by_basis),
+    // Counts resmon did not send are not {}: the shape check refuses the answer (upstream_error).
+    ...(isRecord(body.by_basis) ? { by_basis: body.by_basis } : {}),
     what_a_basis_means: WHAT_A_BASIS_MEANS,
   };
+  // Without resmon's total, has_more is read off a full page: the answer says the total is unknown.
+  if (total === null) markNotReported(answer, ["total"]);
+  return answer;
 };

@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
+import { markNotReported } from "../shape/reported.js";
 import { coverageAudit, deliverySummary, routineRecord } from "../shape/routine.js";
 
 /** A side route that cannot answer leaves its key off; only a vanished backend fails the call. */
@@ -26,8 +27,9 @@ export const get_routine: Handler<"get_routine"> = async (args, { backend }) => 
   const answer = routineRecord(row);
   if (coverage.ok) answer.coverage = coverageAudit(coverage.value);
   else answer.coverage_unavailable = coverage.why;
-  // Absent, not zeroed, when the deliveries route cannot answer.
+  // Absent, not zeroed, when the deliveries route cannot answer or its summary lacks the counts.
   const delivery = deliveries.ok ? deliverySummary(deliveries.value) : null;
   if (delivery !== null) answer.delivery = delivery;
+  else markNotReported(answer, ["delivery"]);
   return answer;
 };

@@ -1,6 +1,6 @@
 import type { Handler } from "../context.js";
 import { WHAT_A_BASIS_MEANS } from "../shape/profile.js";
-import { asRecord } from "../shape/values.js";
+import { asRecord, isRecord } from "../shape/values.js";
 
 /** The full profile, plus its match total and per-basis count (one row asked, only for the totals). */
 export const get_watch_profile: Handler<"get_watch_profile"> = async (args, { backend }) => {
@@ -17,9 +17,10 @@ export const get_watch_profile: Handler<"get_watch_profile"> = async (args, { ba
   return {
     ...profile,
     basis_warning: profile.basis_warning ?? null,
-    // Only a total resmon reported; without one the answer fails its shape check as upstream_error.
+    // Only a total and per-basis counts resmon reported; without them the answer fails its shape
+    // check as upstream_error, never an invented 0 or {}.
     ...(typeof matches.total === "number" ? { match_total: matches.total } : {}),
-    by_basis: asRecord(matches.by_basis),
+    ...(isRecord(matches.by_basis) ? { by_basis: matches.by_basis } : {}),
     what_a_basis_means: WHAT_A_BASIS_MEANS,
   };
 };

@@ -1,26 +1,24 @@
 import type { Handler } from "../context.js";
 import { reportedIdentity, requireIdentity } from "../shape/identity.js";
+import { markNotReported, passReported } from "../shape/reported.js";
 import { asRecord, numOrNull } from "../shape/values.js";
 
 /** Health as resmon reports it. An unbound call passes on whatever identity resmon reported, and no other. */
 export function healthAnswer(body: unknown): Record<string, unknown> {
   const b = asRecord(body);
   const answer: Record<string, unknown> = {
-    status: b.status ?? null,
-    version: b.version ?? null,
+    ...(Object.hasOwn(b, "status") ? { status: b.status } : {}),
+    // Required by the output schema: without it the answer is refused (upstream_error), not null.
+    version: b.version,
     schema_version: numOrNull(asRecord(b.identity).schema_version) ?? numOrNull(b.schema_version),
     ...reportedIdentity(b),
   };
   // Passed on only when resmon reported them: a scheduler state it did not send is not null, it is unknown.
-  const notReported: string[] = [];
-  for (const key of ["scheduler", "daemon"]) {
-    if (key in b) answer[key] = b[key];
-    else notReported.push(key);
-  }
+  passReported(answer, b, ["scheduler", "daemon"]);
+  if (!Object.hasOwn(b, "status")) markNotReported(answer, ["status"]);
   for (const key of ["pid", "started_at", "embeddings"]) {
     if (key in b) answer[key] = b[key];
   }
-  if (notReported.length > 0) answer.not_reported = notReported;
   return answer;
 }
 

@@ -38,7 +38,10 @@ export const list_sources: Handler<"list_sources"> = async (_args, { backend }) 
       slug: strOrNull(e.slug),
       name: strOrNull(e.name),
       coverage: strOrNull(e.subject_coverage),
-      key_required: e.api_key_requirement === "required",
+      // Said only when resmon stated the requirement; without it the shape check refuses the list.
+      ...(typeof e.api_key_requirement === "string"
+        ? { key_required: e.api_key_requirement === "required" }
+        : {}),
       key_requirement: strOrNull(e.api_key_requirement),
       credential_alias: alias,
       credential_status: presence(credentials, alias),

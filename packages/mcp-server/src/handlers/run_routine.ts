@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
+import { markNotReported } from "../shape/reported.js";
 import { asRecord } from "../shape/values.js";
 import { RUN_STARTED } from "./run_sweep.js";
 
@@ -27,6 +28,26 @@ function classifyConflict(err: ToolError): ToolError {
   return err;
 }
 
+const NO_EXECUTION_ID =
+  "resmon admitted the run, but its reply did not say the execution's id (or whether it was queued). The run exists: do not call run_routine again, or a second run starts. list_executions with this routine_id shows it.";
+
+/** An execution id resmon reported as an integer; anything else is not an id this server can pass on. */
+function reportedId(value: unknown): number | undefined {
+  return Number.isSafeInteger(value) ? (value as number) : undefined;
+}
+
+/** resmon's own extras on an admitted run, passed on only when it sent them. */
+function withReported(
+  answer: Record<string, unknown>,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
+  if (typeof data.was_inactive === "boolean") answer.was_inactive = data.was_inactive;
+  if (Number.isSafeInteger(data.missed_fires_marked_ran_late)) {
+    answer.missed_fires_marked_ran_late = data.missed_fires_marked_ran_late;
+  }
+  return answer;
+}
+
 export const run_routine: Handler<"run_routine"> = async (args, { backend }) => {
   const id = args.routine_id;
   let data: Record<string, unknown>;
@@ -49,15 +70,22 @@ export const run_routine: Handler<"run_routine"> = async (args, { backend }) => 
       detail: typeof data.detail === "string" ? data.detail : QUEUED,
     };
     if (typeof data.queue_position === "number") queued.queue_position = data.queue_position;
-    if (typeof data.was_inactive === "boolean") queued.was_inactive = data.was_inactive;
-    return queued;
+    return withReported(queued, data);
   }
-  const answer: Record<string, unknown> = {
-    routine_id: id,
-    queued: false,
-    execution_id: data.execution_id ?? null,
-    detail: typeof data.detail === "string" ? `${data.detail} ${RUN_STARTED}` : RUN_STARTED,
-  };
-  if (typeof data.was_inactive === "boolean") answer.was_inactive = data.was_inactive;
-  return answer;
+  const executionId = reportedId(data.execution_id);
+  if (executionId === undefined) {
+    // A 2xx is an admitted run: calling it a failure would invite a retry and a second run.
+    const answer: Record<string, unknown> = { routine_id: id, execution_id: null, detail: NO_EXECUTION_ID };
+    markNotReported(answer, ["execution_id", "queued"]);
+    return withReported(answer, data);
+  }
+  return withReported(
+    {
+      routine_id: id,
+      queued: false,
+      execution_id: executionId,
+      detail: typeof data.detail === "string" ? `${data.detail} ${RUN_STARTED}` : RUN_STARTED,
+    },
+    data,
+  );
 };

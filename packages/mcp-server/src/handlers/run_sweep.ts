@@ -1,8 +1,12 @@
 import type { Handler } from "../context.js";
+import { ToolError } from "../errors.js";
 import { asRecord } from "../shape/values.js";
 
 export const RUN_STARTED =
   "resmon admitted the run. Poll get_execution with this execution_id; it may end completed, failed, cancelled or interrupted (resmon went away before it finished, which is not a failed search).";
+
+const NO_EXECUTION_ID =
+  "resmon admitted the sweep, but its reply did not say the execution's id, so there is nothing to poll by id. The sweep exists: do not call run_sweep again, or a second one starts. list_executions shows it, newest first.";
 
 export const run_sweep: Handler<"run_sweep"> = async (args, { backend }) => {
   const body: {
@@ -23,5 +27,12 @@ export const run_sweep: Handler<"run_sweep"> = async (args, { backend }) => {
   const ai = args.ai_enabled;
   if (ai !== undefined) body.ai_enabled = ai;
   const data = asRecord(await backend.call((c) => c.POST("/api/search/sweep", { body })));
-  return { execution_id: data.execution_id ?? null, detail: RUN_STARTED };
+  if (!Number.isSafeInteger(data.execution_id)) {
+    // The sweep was admitted; an answer without its id must not read as a sweep that did not start.
+    throw new ToolError("upstream_error", NO_EXECUTION_ID, {
+      admitted: true,
+      not_reported: ["execution_id"],
+    });
+  }
+  return { execution_id: data.execution_id, detail: RUN_STARTED };
 };

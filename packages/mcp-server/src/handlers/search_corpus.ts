@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { paper, rankedPaper } from "../shape/paper.js";
+import { passReported } from "../shape/reported.js";
 import { requireArray, requireRecord } from "../shape/values.js";
 
 const DECLINED_FALLBACK = "resmon did not rank these results by meaning; they are newest first.";
@@ -28,10 +29,9 @@ export const search_corpus: Handler<"search_corpus"> = async (args, { backend })
     papers: served === "semantic" ? rows.map(rankedPaper) : rows.map(paper),
     count: rows.length,
     next_cursor: typeof data.next_cursor === "string" ? data.next_cursor : null,
-    has_more: data.has_more === true,
-    total: data.total ?? null,
-    total_is_capped: data.total_is_capped ?? null,
   };
+  // Whether more follow, and how many match, only as resmon said: absent is not false or null.
+  passReported(answer, data, ["has_more", "total", "total_is_capped"]);
   if (served === "semantic") {
     if (typeof data.ranked_count === "number") answer.ranked_count = data.ranked_count;
     if (typeof data.unranked_count === "number") answer.unranked_count = data.unranked_count;

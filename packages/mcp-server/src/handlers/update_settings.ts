@@ -1,8 +1,9 @@
 import type { ResmonClient } from "@resmon/api-client";
 import { classifySettingsKey, type SettingsGroup } from "@resmon/mcp-contract";
 import type { Handler } from "../context.js";
-import { invalidArgument } from "../errors.js";
-import { asRecord } from "../shape/values.js";
+import { invalidArgument, ToolError } from "../errors.js";
+import { markNotReported } from "../shape/reported.js";
+import { requireRecord } from "../shape/values.js";
 
 type Value = string | boolean;
 
@@ -42,10 +43,38 @@ function writeGroup(c: ResmonClient, group: SettingsGroup, settings: Record<stri
   }
 }
 
-/** The group's key/value state: embeddings nests its keys under `settings` beside capability data. */
+/**
+ * The group's key/value state: embeddings nests its keys under `settings` beside capability data.
+ * Anything else is resmon's malformed answer (upstream_error), never an empty group whose every
+ * key the caller named would then be refused as unknown.
+ */
 function stateOf(group: SettingsGroup, body: unknown): Record<string, unknown> {
-  const b = asRecord(body);
-  return group === "embeddings" ? asRecord(b.settings) : b;
+  const what = `the ${group} settings`;
+  return group === "embeddings"
+    ? requireRecord(requireRecord(body, what).settings, `${what} (under settings)`)
+    : requireRecord(body, what);
+}
+
+/**
+ * The read after the PUT. The write was sent, so a read-back that fails or cannot be read is said
+ * as such: the change may well be in place, and no key is reported as changed to anything.
+ */
+async function readBack(
+  read: () => Promise<unknown>,
+  group: SettingsGroup,
+  requested: Record<string, Value>,
+): Promise<Record<string, unknown>> {
+  try {
+    return stateOf(group, await read());
+  } catch (err) {
+    if (!(err instanceof ToolError)) throw err;
+    throw new ToolError(
+      err.code,
+      `resmon accepted the write to the ${group} settings, but reading them back failed, so what changed is not reported (${err.message}) The write is safe to repeat; the resmon app shows the current values.`,
+      { ...err.detail, written: true, requested, after: "not_reported" },
+      err.unavailable,
+    );
+  }
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -108,8 +137,9 @@ export const update_settings: Handler<"update_settings"> = async (args, { backen
     const value = requested[k];
     if (typeof before[k] === "boolean") {
       if (typeof value === "boolean") converted[k] = value;
-      else if (typeof value === "string" && /^(true|false)$/i.test(value.trim())) {
-        converted[k] = value.trim().toLowerCase() === "true";
+      // Exactly "true" or "false" in any case: no trimming, so "true\n" is refused, not guessed at.
+      else if (typeof value === "string" && /^(true|false)$/i.test(value)) {
+        converted[k] = value.toLowerCase() === "true";
       } else {
         throw invalidArgument(`${k} is a yes/no setting: send "true" or "false".`, {
           field: `settings.${k}`,
@@ -122,12 +152,17 @@ export const update_settings: Handler<"update_settings"> = async (args, { backen
 
   await backend.call<unknown>((c) => writeGroup(c, group, converted));
   // 5. The answer is the diff of two real reads, not an echo of the input.
-  const after = stateOf(group, await backend.call<unknown>((c) => readGroup(c, group)));
+  const after = await readBack(() => backend.call<unknown>((c) => readGroup(c, group)), group, converted);
   const changed: Record<string, { from: unknown; to: unknown }> = {};
-  const allKeys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  for (const k of allKeys) {
-    if (!same(before[k], after[k])) changed[k] = { from: before[k] ?? null, to: after[k] ?? null };
+  let unchanged = 0;
+  // A key only one read carried is not a change to or from null: it is named as not reported.
+  const oneSided: string[] = [];
+  for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (!Object.hasOwn(before, k) || !Object.hasOwn(after, k)) oneSided.push(k);
+    else if (same(before[k], after[k])) unchanged += 1;
+    else changed[k] = { from: before[k], to: after[k] };
   }
-  const unchanged = [...allKeys].filter((k) => !(k in changed)).length;
-  return { group, changed, requested: converted, unchanged_key_count: unchanged };
+  const answer = { group, changed, requested: converted, unchanged_key_count: unchanged };
+  markNotReported(answer, oneSided);
+  return answer;
 };

@@ -1,3 +1,4 @@
+import { markNotReported } from "./reported.js";
 import { asRecord, isRecord, strOrNull } from "./values.js";
 
 /** On every matches answer, even an empty one, so a caller learns what a basis means before there is data. */
@@ -10,26 +11,30 @@ export const WHAT_A_BASIS_MEANS = {
     "Only a name matched. resmon can say the paper has this name on it and nothing more; never present it as the person's paper.",
 } as const;
 
-/** The list row: id, kind, name, aliases, identifier schemes, ORCID, affiliations, basis_warning. */
+/**
+ * The list row: id, kind, name, aliases, identifier schemes, ORCID, affiliations, basis_warning.
+ * Names, identifiers or affiliations the record did not carry are marked not reported, not empty.
+ */
 export function profileRow(row: unknown): Record<string, unknown> {
   const p = asRecord(row);
-  const identifiers = asRecord(p.identifiers);
-  const names = Array.isArray(p.names) ? p.names : [];
   const name = strOrNull(p.display_name);
-  const aliases = names
-    .map((n) => (isRecord(n) ? strOrNull(n.value) : strOrNull(n)))
-    .filter((v): v is string => v !== null && v !== name);
-  return {
-    id: p.id ?? null,
-    kind: strOrNull(p.kind),
-    name,
-    aliases,
-    identifier_schemes: Object.keys(identifiers),
-    orcid: strOrNull(asRecord(identifiers.orcid).value),
-    affiliations: Array.isArray(p.affiliations) ? p.affiliations : [],
-    // Kept on every row, null where the profile has an identifier: a list is what a harness summarizes.
-    basis_warning: strOrNull(p.basis_warning),
-  };
+  const answer: Record<string, unknown> = { id: p.id ?? null, kind: strOrNull(p.kind), name };
+  const missing: string[] = [];
+  if (Array.isArray(p.names)) {
+    answer.aliases = p.names
+      .map((n) => (isRecord(n) ? strOrNull(n.value) : strOrNull(n)))
+      .filter((v): v is string => v !== null && v !== name);
+  } else missing.push("aliases");
+  if (isRecord(p.identifiers)) {
+    answer.identifier_schemes = Object.keys(p.identifiers);
+    answer.orcid = strOrNull(asRecord(p.identifiers.orcid).value);
+  } else missing.push("identifier_schemes", "orcid");
+  if (Array.isArray(p.affiliations)) answer.affiliations = p.affiliations;
+  else missing.push("affiliations");
+  // Kept on every row, null where the profile has an identifier: a list is what a harness summarizes.
+  answer.basis_warning = strOrNull(p.basis_warning);
+  markNotReported(answer, missing);
+  return answer;
 }
 
 /** A match row: the paper plus basis, matched author and evidence, always. */

@@ -1,26 +1,58 @@
+import { markNotReported } from "./reported.js";
 import { asArray, asRecord, isRecord, numOrNull, parseJsonText, stringList, strOrNull } from "./values.js";
 
-/** A routine's `parameters` column is JSON text: `{query, repositories[], entity?}` (older rows: keywords/sources). */
-export function routineParameters(raw: unknown): { sources: string[]; keywords: string[]; entity: unknown } {
+/**
+ * A routine's `parameters` column is JSON text: `{query, repositories[], entity?}` (older rows:
+ * keywords/sources). A stored string is one keyword, as resmon keeps it (a run of the routine
+ * records `keywords: [query]`): splitting it on spaces would report keywords resmon never had.
+ */
+export function routineParameters(raw: unknown): {
+  sources: string[] | undefined;
+  keywords: string[] | undefined;
+  entity: unknown;
+} {
   const p = asRecord(parseJsonText(raw));
+  const sources = p.repositories ?? p.sources;
   const words = p.query ?? p.keywords;
   return {
-    sources: stringList(p.repositories ?? p.sources),
-    keywords: typeof words === "string" ? words.split(/\s+/).filter(Boolean) : stringList(words),
+    sources: sources === undefined ? undefined : stringList(sources),
+    keywords: words === undefined ? undefined : stringList(words),
     entity: p.entity ?? null,
   };
 }
 
-export function missedFires(raw: unknown): { count: number; last_due_at_utc: string | null } {
-  const m = asRecord(raw);
-  return { count: numOrNull(m.count) ?? 0, last_due_at_utc: strOrNull(m.last_due_at_utc) };
+/** missed_fires as resmon sent it (`{count, last_due_at_utc}`, always present on a real row), else undefined. */
+export function missedFires(raw: unknown): { count: number; last_due_at_utc: string | null } | undefined {
+  if (!isRecord(raw) || !Number.isInteger(raw.count)) return undefined;
+  return { count: raw.count as number, last_due_at_utc: strOrNull(raw.last_due_at_utc) };
+}
+
+/** is_active as resmon stores it (0/1 in the list, a boolean in the detail); anything else is unknown. */
+export function activeFlag(value: unknown): boolean | undefined {
+  if (value === true || value === 1) return true;
+  if (value === false || value === 0) return false;
+  return undefined;
+}
+
+/**
+ * Keys with no value resmon reported are left off: the tool's output schema then names what is
+ * missing (upstream_error) instead of the answer claiming an inactive routine with no missed fires.
+ */
+function reportedOnly(answer: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(answer)) if (value === undefined) delete answer[key];
+  return answer;
+}
+
+/** Which of a routine's sources and keywords its stored parameters did not carry. */
+function unreadParameters(params: ReturnType<typeof routineParameters>): string[] {
+  return (["sources", "keywords"] as const).filter((key) => params[key] === undefined);
 }
 
 /** The list row: id, name, schedule, sources, keywords, last run, active, missed fires. */
-export function routineRow(row: unknown): Record<string, unknown> {
-  const r = asRecord(row);
+export function routineRow(stored: unknown): Record<string, unknown> {
+  const r = asRecord(stored);
   const params = routineParameters(r.parameters);
-  return {
+  const row = reportedOnly({
     id: r.id ?? null,
     name: strOrNull(r.name),
     schedule: strOrNull(r.schedule_cron),
@@ -28,9 +60,11 @@ export function routineRow(row: unknown): Record<string, unknown> {
     keywords: params.keywords,
     last_run: strOrNull(r.last_executed_at),
     last_status: strOrNull(r.last_status),
-    active: r.is_active === true || r.is_active === 1,
+    active: activeFlag(r.is_active),
     missed_fires: missedFires(r.missed_fires),
-  };
+  });
+  markNotReported(row, unreadParameters(params));
+  return row;
 }
 
 /** The full record: the stored row with parameters read, is_active as a boolean. */
@@ -39,18 +73,22 @@ export function routineRecord(row: unknown): Record<string, unknown> {
   const params = routineParameters(r.parameters);
   const { parameters: raw, ...rest } = r;
   const parsed = parseJsonText(raw);
-  return {
+  const active = activeFlag(r.is_active);
+  const answer = reportedOnly({
     ...rest,
     parameters: isRecord(parsed) ? parsed : (raw ?? null),
     schedule: strOrNull(r.schedule_cron),
     sources: params.sources,
     keywords: params.keywords,
     entity: params.entity,
-    active: r.is_active === true || r.is_active === 1,
-    is_active: r.is_active === true || r.is_active === 1,
+    active,
+    is_active: active,
     missed_fires: missedFires(r.missed_fires),
-    missed_fire_details: asArray(r.missed_fire_details),
-  };
+    missed_fire_details: Array.isArray(r.missed_fire_details) ? r.missed_fire_details : undefined,
+  });
+  markNotReported(answer, unreadParameters(params));
+  if (!Array.isArray(r.missed_fire_details)) markNotReported(answer, ["missed_fire_details"]);
+  return answer;
 }
 
 const CHANNELS = ["email", "folder", "webhook", "feed"] as const;
@@ -79,58 +117,74 @@ function withoutDestinations(text: string | null, snapshots: string[]): string |
 
 /**
  * Where a routine's report goes, as counts, and whether the last one arrived: no address, directory
- * or URL. null when resmon sent no target counts: the key is then left off, never reported as zero.
+ * or URL. Only what resmon's summary said: a channel it did not count is left out (not zero), and
+ * without its target counts the whole summary is null, so the key is left off rather than zeroed.
  */
 export function deliverySummary(body: unknown): Record<string, unknown> | null {
   const b = asRecord(body);
   const summary = asRecord(b.summary);
   const reported = summary.targets ?? summary.targets_by_channel;
-  if (!isRecord(reported)) return null;
-  const targets = reported;
+  const enabled = numOrNull(summary.enabled_target_count);
+  const awaiting = numOrNull(summary.awaiting_review);
+  if (!isRecord(reported) || enabled === null || awaiting === null) return null;
   const byChannel: Record<string, number> = {};
-  for (const channel of CHANNELS) byChannel[channel] = numOrNull(targets[channel]) ?? 0;
-  const enabled =
-    numOrNull(summary.enabled_target_count) ?? Object.values(byChannel).reduce((a, n) => a + n, 0);
-  const deliveries = asArray(b.deliveries);
-  const last = isRecord(summary.last) ? summary.last : asRecord(deliveries[0]);
-  const hasLast = Object.keys(last).length > 0;
-  const snapshots = deliveries
+  for (const channel of CHANNELS) {
+    const count = numOrNull(reported[channel]);
+    if (count !== null) byChannel[channel] = count;
+  }
+  const snapshots = asArray(b.deliveries)
     .map((d) => asRecord(d).target_snapshot)
     .filter((s): s is string => typeof s === "string");
-  const awaiting =
-    numOrNull(summary.awaiting_review) ??
-    deliveries.filter((d) => asRecord(d).state === "awaiting_review").length;
-  return {
+  // summary.last null is resmon saying there was no delivery yet; no `last` at all is not reported.
+  const last = isRecord(summary.last) ? summary.last : {};
+  const answer: Record<string, unknown> = {
     targets_by_channel: byChannel,
     enabled_target_count: enabled,
     awaiting_review: awaiting,
-    last_state: hasLast ? strOrNull(last.state) : null,
-    last_channel: hasLast ? strOrNull(last.channel) : null,
-    last_attempts: hasLast ? numOrNull(last.attempts) : null,
-    last_error: hasLast ? withoutDestinations(strOrNull(last.last_error), snapshots) : null,
-    last_delivered_at_utc: hasLast ? strOrNull(last.delivered_at_utc) : null,
+    last_state: strOrNull(last.state),
+    last_channel: strOrNull(last.channel),
+    last_attempts: numOrNull(last.attempts),
+    last_error: withoutDestinations(strOrNull(last.last_error), snapshots),
+    last_delivered_at_utc: strOrNull(last.delivered_at_utc),
   };
+  if (!Object.hasOwn(summary, "last")) markNotReported(answer, ["last"]);
+  return answer;
 }
 
-/** The coverage audit with totals (never page lengths) and the lower-bound flag. */
+/** The coverage audit's answer keys, each from the first of resmon's names for it that it sent. */
+const COVERAGE_FIELDS: readonly (readonly [string, ...string[]])[] = [
+  ["intent", "intent"],
+  ["measured_against", "intent_source"],
+  ["model", "model"],
+  ["results", "results"],
+  ["results_embedded", "results_embedded"],
+  ["off_target_count", "off_target_total", "off_target_count"],
+  ["off_target", "off_target"],
+  ["missed_in_corpus_count", "missed_in_corpus_total", "missed_in_corpus_count"],
+  [
+    "missed_in_corpus_count_is_lower_bound",
+    "missed_in_corpus_total_is_lower_bound",
+    "missed_in_corpus_count_is_lower_bound",
+  ],
+  ["missed_in_corpus", "missed_in_corpus"],
+  ["distribution", "distribution"],
+  ["reason", "reason"],
+  ["cannot_see", "cannot_see"],
+];
+
+/**
+ * The coverage audit with totals (never page lengths) and the lower-bound flag, as resmon sent
+ * them: a count, list or flag it did not send is marked not reported, never zero, empty or false.
+ */
 export function coverageAudit(body: unknown): Record<string, unknown> {
   const b = asRecord(body);
-  const offTarget = asArray(b.off_target);
-  const missed = asArray(b.missed_in_corpus);
-  return {
-    intent: strOrNull(b.intent),
-    measured_against: strOrNull(b.intent_source),
-    model: b.model ?? null,
-    results: b.results ?? null,
-    results_embedded: b.results_embedded ?? null,
-    off_target_count: numOrNull(b.off_target_total) ?? numOrNull(b.off_target_count),
-    off_target: offTarget,
-    missed_in_corpus_count: numOrNull(b.missed_in_corpus_total) ?? numOrNull(b.missed_in_corpus_count),
-    missed_in_corpus_count_is_lower_bound:
-      b.missed_in_corpus_total_is_lower_bound === true || b.missed_in_corpus_count_is_lower_bound === true,
-    missed_in_corpus: missed,
-    distribution: b.distribution ?? null,
-    reason: strOrNull(b.reason),
-    cannot_see: strOrNull(b.cannot_see),
-  };
+  const answer: Record<string, unknown> = {};
+  const missing: string[] = [];
+  for (const [key, ...names] of COVERAGE_FIELDS) {
+    const name = names.find((n) => Object.hasOwn(b, n));
+    if (name === undefined) missing.push(key);
+    else answer[key] = b[name];
+  }
+  markNotReported(answer, missing);
+  return answer;
 }

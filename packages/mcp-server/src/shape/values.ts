@@ -34,10 +34,10 @@ export function parseJsonText(value: unknown): unknown {
   }
 }
 
-/** A list of strings from an array, or from a string of space- or comma-separated words. */
+/** A list of strings from an array; a single non-blank string is one entry, kept as resmon sent it. */
 export function stringList(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
-  if (typeof value === "string" && value.trim()) return [value.trim()];
+  if (typeof value === "string" && value.trim()) return [value];
   return [];
 }
 
