@@ -104,4 +104,24 @@ describe("a whole scan, following next_action alone", () => {
         .map((t: { query_id: string; text: string }) => [t.query_id, t.text]),
     ).toEqual([["G1", "passing"]]);
   });
+
+  it("an empty gap_queries list skips the gap round: no sweep, straight to the shortlist", async () => {
+    const engine = r.engine();
+    const args = startArgs({ profile: "standard", per_query: 8 });
+    let env = await engine.start(args);
+    while (env.next_action !== "write_gap_queries") {
+      env =
+        env.next_action === "screen_candidates"
+          ? await engine.continue({
+              scan_id: args.scan_id,
+              screen_scores: scoreBatch((env.payload.batch as { items: { doc_id: number }[] }).items),
+            })
+          : await engine.continue({ scan_id: args.scan_id });
+    }
+    const before = r.sweepPosts();
+    const next = await engine.continue({ scan_id: args.scan_id, gap_queries: [] });
+    expect(next.phase).toBe("rank");
+    expect(next.next_action).toBe("rank_shortlist");
+    expect(r.sweepPosts()).toBe(before);
+  });
 });
