@@ -140,7 +140,8 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     const dir = new ScanDir(root, scanId);
     if (create) dir.create();
     else if (dir.readState() === undefined) throw notFound(scanId);
-    const lock = acquireLock(dir.lockPath, tool, now());
+    // Wall-clock time, not options.now: a lock's age decides whether its holder can still be alive.
+    const lock = acquireLock(dir.lockPath, tool, new Date());
     try {
       const open = (s: ScanState) =>
         new Call(dir, s, dir.readRecords(), options.connect, Date.now() + waitMs, pollMs, now, checkRuntime);

@@ -187,6 +187,17 @@ describe("retry and recovery", () => {
     expect(existsSync(lockPath)).toBe(false);
   });
 
+  it("an injected clock far in the past does not make a live call's lock look stale", async () => {
+    r.kit.setAdmission({ runDurationMs: 1500 });
+    const engine = r.engine({ waitMs: 1000, now: () => new Date("2020-01-01T00:00:00Z") });
+    const args = startArgs();
+    const running = engine.start(args);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const e = await engine.continue({ scan_id: args.scan_id }).catch((x: unknown) => x);
+    expect((e as ScanError).detail?.conflict).toBe("scan_in_progress");
+    await running;
+  });
+
   it("a live holder's lock is respected", async () => {
     const engine = r.engine({ waitMs: 100 });
     const args = startArgs();
