@@ -75,7 +75,7 @@ function newState(scanId: string, inputs: StartInputs, now: Date): ScanState {
     gap: null,
     shortlist: null,
     pages: [],
-    verify_hash: null,
+    checks: null,
     verdicts: null,
     files: null,
     summary: null,
