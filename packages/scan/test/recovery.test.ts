@@ -198,7 +198,7 @@ describe("retry and recovery", () => {
   });
 
   it("kill -9 of a process holding the scan mid-call: a new engine polls back to a consistent phase, no sweep twice", async () => {
-    r.kit.setAdmission({ runDurationMs: 1500 });
+    r.kit.setAdmission({ runDurationMs: 3000, maxConcurrent: 10 });
     const args = startArgs();
     const child = spawn(
       process.execPath,
@@ -217,7 +217,7 @@ describe("retry and recovery", () => {
     const exited = new Promise((resolve) => child.on("exit", resolve));
     const lockPath = join(r.dataDir, args.scan_id, "lock");
     // Wait until the child holds the lock and every sweep is admitted.
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 1000; i++) {
       if (existsSync(lockPath) && r.sweepPosts() === 6) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
