@@ -1,34 +1,47 @@
 /**
- * `pnpm pack:check`: the three publishable packages as a stranger gets them.
+ * `pnpm pack:check`: the three publishable packages and the Claude Desktop bundle as a stranger gets them.
  *
  * 1. `pnpm pack` each of @resmon/mcp-contract, @resmon/api-client, @resmon/mcp-server.
  * 2. publint on all three tarballs; are-the-types-wrong (esm-only profile) on the two libraries.
  * 3. The server tarball installed with npm into an empty directory: it must bring no dependencies.
  * 4. The MCP Inspector CLI starts it with `npx resmon-mcp` against a testkit: tools/list answers
- *    the contract's 25 tools (18 read-only) and a health call answers.
- * 5. Every harness snippet in the server README, started as written (see pack-snippets.ts).
- * 6. A cold start: an empty npm cache, `npx -y --package <tarball> resmon-mcp`, from spawn until
+ *    the contract's 25 tools (18 read-only) and a health call answers; `npx resmon-mcp doctor`.
+ * 5. Every harness snippet in the server README, read as its harness reads it and started as
+ *    written (see pack-snippets.ts); the Claude Code ones through `claude mcp add` / `.mcp.json`
+ *    and `claude mcp list`, the Codex ones through `codex mcp get --json`, each in its own HOME.
+ * 6. The .mcpb bundle (bundle.ts): `mcpb validate`, `mcpb pack`, `mcpb unpack`, then started as
+ *    Claude Desktop starts it (mcpb's own getMcpConfigForManifest) with three sets of settings.
+ * 7. A cold start: an empty npm cache, `npx -y --package <tarball> resmon-mcp`, from spawn until
  *    tools/list answered; compared with the Codex snippet's startup_timeout_sec.
  *
- * The checkers are installed into a temporary directory at pinned versions (not workspace deps:
- * the Inspector alone is ~110 MB). Exit 0 only when every check passed. Needs `pnpm build` first.
+ * The npm CLIs are pinned in npm-tools.ts and installed once into a cache directory. Independent
+ * steps run side by side (2 cores in CI). Exit 0 only when every check passed. Needs `pnpm build`.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { READ_TOOLS, TOOL_NAMES } from "@resmon/mcp-contract";
 import { startTestkit, type Testkit } from "@resmon/testkit";
-import { type Launch, launchOf, REPO_ROOT, readServerSnippets, SERVER_DIR } from "./pack-snippets.js";
-
-export const CHECKERS = {
-  publint: "publint@0.3.25",
-  attw: "@arethetypeswrong/cli@0.18.5",
-  inspector: "@modelcontextprotocol/inspector@2.12.0",
-} as const;
+import { buildBundle } from "./bundle.js";
+import { ensureTools, type Tools } from "./npm-tools.js";
+import {
+  harnessOf,
+  type Launch,
+  launchesOf,
+  launchFromEntry,
+  PLACEHOLDER,
+  REPO_ROOT,
+  readServerSnippets,
+  SERVER_DIR,
+  type Snippet,
+  shellWords,
+} from "./pack-snippets.js";
 
 const PACKAGES = ["packages/contract", "packages/api-client", "packages/mcp-server"] as const;
 const COLD_RUNS = 3;
@@ -96,30 +109,39 @@ async function packAll(dest: string): Promise<Map<string, string>> {
   return tarballs;
 }
 
-async function installCheckers(dir: string): Promise<boolean> {
-  await writeFile(join(dir, "package.json"), '{"name":"checkers","private":true}\n');
-  const ran = await exec("npm", ["install", "--no-audit", "--no-fund", ...Object.values(CHECKERS)], {
-    cwd: dir,
-  });
-  record("install the checkers", ran.code === 0, Object.values(CHECKERS).join(", "));
-  return ran.code === 0;
+async function installTools(): Promise<Tools | undefined> {
+  const started = performance.now();
+  try {
+    const tools = await ensureTools();
+    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    record(
+      "the pinned npm CLIs",
+      true,
+      `${tools.installed ? `installed in ${secs} s` : "from the cache"}: ${tools.dir}`,
+    );
+    return tools;
+  } catch (error) {
+    record("the pinned npm CLIs", false, error instanceof Error ? error.message : "install failed");
+    return undefined;
+  }
 }
 
-async function lintTarballs(checkers: string, tarballs: Map<string, string>): Promise<void> {
-  const bin = (name: string) => join(checkers, "node_modules", ".bin", name);
-  for (const [dir, tgz] of tarballs) {
-    const lint = await exec(bin("publint"), ["run", tgz, "--strict"], { cwd: checkers });
-    record(`publint ${dir}`, lint.code === 0, lastLines(lint.stdout + lint.stderr, 2));
-    if (dir === "packages/mcp-server") continue; // a bin-only package: no types to check
-    const attw = await exec(bin("attw"), [tgz, "--profile", "esm-only", "--format", "ascii"], {
-      cwd: checkers,
-    });
-    record(
-      `are-the-types-wrong ${dir}`,
-      attw.code === 0,
-      attw.code === 0 ? "esm-only profile" : lastLines(attw.stdout),
-    );
-  }
+async function lintTarballs(tools: Tools, tarballs: Map<string, string>): Promise<void> {
+  await Promise.all(
+    [...tarballs].map(async ([dir, tgz]) => {
+      const lint = await exec(tools.bin("publint"), ["run", tgz, "--strict"], { cwd: tools.dir });
+      record(`publint ${dir}`, lint.code === 0, lastLines(lint.stdout + lint.stderr, 2));
+      if (dir === "packages/mcp-server") return; // a bin-only package: no types to check
+      const attw = await exec(tools.bin("attw"), [tgz, "--profile", "esm-only", "--format", "ascii"], {
+        cwd: tools.dir,
+      });
+      record(
+        `are-the-types-wrong ${dir}`,
+        attw.code === 0,
+        attw.code === 0 ? "esm-only profile" : lastLines(attw.stdout),
+      );
+    }),
+  );
 }
 
 async function installServer(app: string, tgz: string): Promise<boolean> {
@@ -143,8 +165,8 @@ function kitEnv(kit: Testkit): Record<string, string> {
   return { RESMON_PORT_FILE: kit.portFile ?? "", RESMON_STATE_DIR: kit.stateDir };
 }
 
-async function inspector(checkers: string, app: string, kit: Testkit): Promise<void> {
-  const bin = join(checkers, "node_modules", ".bin", "mcp-inspector");
+async function inspector(tools: Tools, app: string, kit: Testkit): Promise<void> {
+  const bin = tools.bin("inspector");
   const base = ["--cli", "--cwd", app];
   const envArgs = (extra: Record<string, string>) =>
     Object.entries({ ...kitEnv(kit), ...extra }).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
@@ -223,16 +245,50 @@ async function doctor(app: string, home: string, kit: Testkit): Promise<void> {
   );
 }
 
-/** Placeholders replaced by the running testkit's; every other value kept as written. */
-export function fillIn(launch: Launch, kit: Testkit): Record<string, string> {
+/** Where the placeholders of the snippets point in this run. */
+export interface Where {
+  kit: Pick<Testkit, "port" | "portFile" | "stateDir">;
+  /** The directory the server tarball was npm-installed into. */
+  app: string;
+  /** The packed server tarball. */
+  tarball: string;
+}
+
+/** A path placeholder replaced by this run's; any other word kept as written. */
+export function fillPath(word: string, where: Where): string {
+  if (word === PLACEHOLDER.node) return process.execPath;
+  if (word.startsWith(PLACEHOLDER.clone)) return `${REPO_ROOT}/${word.slice(PLACEHOLDER.clone.length)}`;
+  if (word.startsWith(PLACEHOLDER.installed))
+    return `${where.app}/${word.slice(PLACEHOLDER.installed.length)}`;
+  if (PLACEHOLDER.tarball.test(word)) return where.tarball;
+  return word;
+}
+
+/** A variable's placeholder value replaced by the running testkit's; the switches kept as written. */
+export function fillValue(name: string, value: string, where: Where): string {
+  if (name === "RESMON_PORT") return String(where.kit.port);
+  if (name === "RESMON_PORT_FILE") return where.kit.portFile ?? "";
+  if (name === "RESMON_STATE_DIR") return where.kit.stateDir;
+  return value;
+}
+
+/** A launch with every placeholder replaced; nothing added that the snippet did not set. */
+export function fillIn(launch: Launch, where: Where): Launch {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(launch.env)) {
-    if (k === "RESMON_PORT") env[k] = String(kit.port);
-    else if (k === "RESMON_PORT_FILE") env[k] = kit.portFile ?? "";
-    else if (k === "RESMON_STATE_DIR") env[k] = kit.stateDir;
-    else env[k] = v;
-  }
-  return env;
+  for (const [k, v] of Object.entries(launch.env)) env[k] = fillValue(k, v, where);
+  return {
+    ...launch,
+    command: fillPath(launch.command, where),
+    args: launch.args.map((a) => fillPath(a, where)),
+    env,
+  };
+}
+
+/** A shell word as the filled-in snippet has it: `NAME=value` values and paths replaced. */
+function fillWord(word: string, where: Where): string {
+  const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/s.exec(word);
+  if (m?.[1]?.startsWith("RESMON_")) return `${m[1]}=${fillValue(m[1], m[2] ?? "", where)}`;
+  return fillPath(word, where);
 }
 
 /** Start a launch as a harness would, list its tools and call health; the time until tools/list answered. */
@@ -259,29 +315,275 @@ async function startAndList(
   }
 }
 
-async function snippets(app: string, home: string, kit: Testkit): Promise<number | undefined> {
-  let codexTimeout: number | undefined;
-  for (const snippet of await readServerSnippets()) {
-    const launch = await launchOf(snippet);
-    if (!launch) {
-      record(`README snippet ${snippet.name}`, false, "no TOML reader (python3 with tomllib) to read it");
-      continue;
-    }
-    if (launch.startupTimeoutSec !== undefined) codexTimeout = launch.startupTimeoutSec;
-    const env = cleanEnv({ HOME: home, ...fillIn(launch, kit) });
-    const want = env.RESMON_MCP_READ_ONLY === "1" ? READ_TOOLS.length : TOOL_NAMES.length;
-    try {
-      const r = await startAndList(launch.command, launch.args, env, app, 60_000);
-      record(
-        `README snippet ${snippet.name}`,
-        r.tools.length === want && r.healthOk,
-        `${launch.command} ${launch.args.join(" ")}${Object.keys(launch.env).length ? ` with ${Object.keys(launch.env).join(", ")}` : " (defaults)"}: ${r.tools.length} tools, health ${r.healthOk ? "answered" : "failed"}`,
-      );
-    } catch (error) {
-      record(`README snippet ${snippet.name}`, false, error instanceof Error ? error.message : "failed");
-    }
+/** A fresh HOME with the testkit at the packaged app's default state directory under it. */
+async function homeFor(work: string, name: string, kit: Testkit): Promise<string> {
+  const home = join(work, "homes", name);
+  const state = join(home, ".local", "state", "resmon");
+  await mkdir(dirname(state), { recursive: true });
+  await symlink(kit.stateDir, state);
+  return home;
+}
+
+const sameLaunch = (a: Launch, b: Launch) =>
+  a.command === b.command && isDeepStrictEqual(a.args, b.args) && isDeepStrictEqual(a.env, b.env);
+
+const describeLaunch = (l: Launch) =>
+  `${l.command} ${l.args.join(" ")}${Object.keys(l.env).length ? ` with ${Object.keys(l.env).join(", ")}` : " (defaults)"}`;
+
+/** Start a filled-in launch and check tools/list (25, or 18 read-only) and a health call. */
+async function tryLaunch(
+  label: string,
+  launch: Launch,
+  home: string,
+  cwd: string,
+  readOnly = launch.env.RESMON_MCP_READ_ONLY === "1",
+): Promise<void> {
+  const env = cleanEnv({ HOME: home, ...launch.env });
+  const want = readOnly ? READ_TOOLS.length : TOOL_NAMES.length;
+  try {
+    const r = await startAndList(launch.command, launch.args, env, cwd, 60_000);
+    record(
+      label,
+      r.tools.length === want && r.healthOk,
+      `${describeLaunch(launch)}: ${r.tools.length} tools, health ${r.healthOk ? "answered" : "failed"}`,
+    );
+  } catch (error) {
+    record(label, false, error instanceof Error ? error.message : "failed");
   }
+}
+
+interface Claude {
+  bin: string;
+  home: string;
+  /** A project directory inside the app directory, so `npx` finds the installed tarball. */
+  project: string;
+}
+
+function claudeRun(c: Claude, args: string[]) {
+  return exec(c.bin, args, { cwd: c.project, env: cleanEnv({ HOME: c.home }), timeoutMs: 90_000 });
+}
+
+/** `claude mcp list`: does it show this server connected? */
+async function claudeConnected(c: Claude, server: string): Promise<{ ok: boolean; line: string }> {
+  const list = await claudeRun(c, ["mcp", "list"]);
+  const line =
+    list.stdout.split("\n").find((l) => l.startsWith(`${server}: `)) ??
+    lastLines(list.stdout + list.stderr, 2);
+  return { ok: list.code === 0 && /- ✔ Connected$/.test(line), line };
+}
+
+/** The entry Claude Code wrote to ~/.claude.json (user scope, or this project's local scope). */
+async function claudeStored(c: Claude, server: string): Promise<unknown> {
+  const config = JSON.parse(await readFile(join(c.home, ".claude.json"), "utf8")) as {
+    mcpServers?: Record<string, unknown>;
+    projects?: Record<string, { mcpServers?: Record<string, unknown> }>;
+  };
+  return config.mcpServers?.[server] ?? config.projects?.[c.project]?.mcpServers?.[server];
+}
+
+/** A `claude mcp add` line run by Claude Code's CLI; what it stored is the launch tried after. */
+async function claudeCliSnippet(c: Claude, snippet: Snippet, parsed: Launch, where: Where): Promise<Launch> {
+  const words = shellWords(snippet.text).map((w) => fillWord(w, where));
+  const want = fillIn(parsed, where);
+  const add = await claudeRun(c, words.slice(1));
+  let stored: Launch | undefined;
+  try {
+    stored = launchFromEntry(
+      snippet.name,
+      parsed.server,
+      await claudeStored(c, parsed.server),
+      "claude.json",
+    );
+  } catch {
+    // reported below
+  }
+  const listed =
+    add.code === 0 ? await claudeConnected(c, parsed.server) : { ok: false, line: lastLines(add.stderr) };
+  record(
+    `Claude Code reads ${snippet.name}`,
+    add.code === 0 && stored !== undefined && sameLaunch(stored, want) && listed.ok,
+    add.code !== 0
+      ? `claude mcp add failed: ${lastLines(add.stderr + add.stdout, 2)}`
+      : stored === undefined
+        ? "nothing stored in ~/.claude.json"
+        : !sameLaunch(stored, want)
+          ? `stored ${describeLaunch(stored)}, expected ${describeLaunch(want)}`
+          : `claude mcp list: ${listed.line}`,
+  );
+  return stored ?? want;
+}
+
+/** `.mcp.json` in a project Claude Code was told to trust (as answering its prompt records). */
+async function claudeMcpJson(c: Claude, snippet: Snippet, launches: Launch[], where: Where): Promise<void> {
+  const doc = JSON.parse(snippet.text) as { mcpServers: Record<string, Record<string, unknown>> };
+  for (const l of launches) {
+    const filled = fillIn(l, where);
+    doc.mcpServers[l.server] = {
+      ...doc.mcpServers[l.server],
+      command: filled.command,
+      args: filled.args,
+      env: filled.env,
+    };
+  }
+  await writeFile(join(c.project, ".mcp.json"), JSON.stringify(doc, null, 2));
+  const trusted = { hasTrustDialogAccepted: true, enabledMcpjsonServers: launches.map((l) => l.server) };
+  await writeFile(join(c.home, ".claude.json"), JSON.stringify({ projects: { [c.project]: trusted } }));
+  for (const l of launches) {
+    const listed = await claudeConnected(c, l.server);
+    record(`Claude Code reads ${snippet.name} (${l.server})`, listed.ok, `claude mcp list: ${listed.line}`);
+  }
+}
+
+/** Codex's own reading of the snippet as ~/.codex/config.toml, against the test's. */
+async function codexReads(bin: string, snippet: Snippet, launches: Launch[], home: string): Promise<void> {
+  const codexHome = join(home, ".codex");
+  await mkdir(codexHome, { recursive: true });
+  await writeFile(join(codexHome, "config.toml"), `${snippet.text}\n`);
+  for (const l of launches) {
+    const got = await exec(bin, ["mcp", "get", l.server, "--json"], {
+      cwd: home,
+      env: cleanEnv({ HOME: home, CODEX_HOME: codexHome }),
+      timeoutMs: 60_000,
+    });
+    let read: {
+      transport?: { command?: string; args?: string[]; env?: Record<string, string> };
+      startup_timeout_sec?: number;
+    } = {};
+    try {
+      read = JSON.parse(got.stdout) as typeof read;
+    } catch {
+      // reported below
+    }
+    const t = read.transport ?? {};
+    const ok =
+      got.code === 0 &&
+      t.command === l.command &&
+      isDeepStrictEqual(t.args, l.args) &&
+      isDeepStrictEqual(t.env ?? {}, l.env) &&
+      read.startup_timeout_sec === l.startupTimeoutSec;
+    record(
+      `Codex reads ${snippet.name} (${l.server})`,
+      ok,
+      got.code === 0
+        ? `codex mcp get --json: ${t.command} ${(t.args ?? []).join(" ")}, env ${Object.keys(t.env ?? {}).join(", ")}, startup_timeout_sec ${read.startup_timeout_sec}`
+        : lastLines(got.stderr + got.stdout, 2),
+    );
+  }
+}
+
+/** Run `fn` over `items`, at most `n` at a time. */
+async function pool<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: Math.min(n, queue.length) }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
+    }),
+  );
+}
+
+/** Every README snippet, three at a time; the Codex snippet's start-up timeout. */
+async function snippets(
+  work: string,
+  where: Where,
+  kit: Testkit,
+  tools: Tools | undefined,
+): Promise<number | undefined> {
+  let codexTimeout: number | undefined;
+  await pool(await readServerSnippets(), 3, async (snippet) => {
+    const launches = await launchesOf(snippet).catch((error: unknown) => {
+      record(`README snippet ${snippet.name}`, false, error instanceof Error ? error.message : "unreadable");
+      return [] as Launch[];
+    });
+    if (launches === undefined) {
+      record(`README snippet ${snippet.name}`, false, "no TOML reader (python3 with tomllib) to read it");
+      return;
+    }
+    const home = await homeFor(work, snippet.name, kit);
+    const project = join(where.app, "projects", snippet.name);
+    await mkdir(project, { recursive: true });
+    const harness = harnessOf(snippet.name);
+    const claude = tools ? { bin: tools.bin("claude"), home, project } : undefined;
+    const toTry = launches.map((l) => fillIn(l, where));
+    if (harness === "claude-cli" && claude && launches[0])
+      toTry[0] = await claudeCliSnippet(claude, snippet, launches[0], where);
+    if (harness === "claude-mcp-json" && claude) await claudeMcpJson(claude, snippet, launches, where);
+    if (harness === "codex") {
+      for (const l of launches) if (l.startupTimeoutSec !== undefined) codexTimeout = l.startupTimeoutSec;
+      if (tools) await codexReads(tools.bin("codex"), snippet, launches, home);
+    }
+    for (const l of toTry) await tryLaunch(`README snippet ${snippet.name} (${l.server})`, l, home, project);
+  });
   return codexTimeout;
+}
+
+interface McpbLib {
+  getMcpConfigForManifest(options: {
+    manifest: unknown;
+    extensionPath: string;
+    systemDirs: Record<string, string>;
+    userConfig: Record<string, unknown>;
+    pathSeparator: string;
+  }): Promise<{ command: string; args?: string[]; env?: Record<string, string> } | undefined>;
+}
+
+/** The bundle built, validated, unpacked and started as Claude Desktop starts it. */
+async function bundle(tools: Tools, work: string, kit: Testkit): Promise<void> {
+  const built = await buildBundle(tools);
+  record(
+    "mcpb validate manifest.json",
+    built.validate.code === 0,
+    lastLines(built.validate.stdout + built.validate.stderr, 1),
+  );
+  record(
+    "mcpb pack",
+    built.pack.code === 0 && existsSync(built.path),
+    built.pack.code === 0 ? built.path : lastLines(built.pack.stderr),
+  );
+  if (built.pack.code !== 0) return;
+  const unpacked = join(work, "bundle-unpacked");
+  const unpack = await exec(tools.bin("mcpb"), ["unpack", built.path, unpacked], { cwd: work });
+  record("mcpb unpack", unpack.code === 0, lastLines(unpack.stdout + unpack.stderr, 1));
+  if (unpack.code !== 0) return;
+  const lib = (await import(
+    pathToFileURL(join(tools.dir, "node_modules", "@anthropic-ai", "mcpb", "dist", "index.js")).href
+  )) as McpbLib;
+  const manifest = JSON.parse(await readFile(join(unpacked, "manifest.json"), "utf8")) as unknown;
+  const cases: { label: string; settings: Record<string, unknown> }[] = [
+    { label: "no settings (the packaged app's defaults)", settings: {} },
+    {
+      label: "port file and state directory",
+      settings: { port_file: kit.portFile, state_dir: kit.stateDir },
+    },
+    {
+      label: "port, state directory, read-only",
+      settings: { port: kit.port, state_dir: kit.stateDir, read_only: true },
+    },
+  ];
+  await pool(cases, 3, async ({ label, settings }) => {
+    const home = await homeFor(work, `bundle-${Object.keys(settings).join("-") || "defaults"}`, kit);
+    const config = await lib.getMcpConfigForManifest({
+      manifest,
+      extensionPath: unpacked,
+      systemDirs: { HOME: home, DESKTOP: home, DOCUMENTS: home, DOWNLOADS: home },
+      userConfig: settings,
+      pathSeparator: "/",
+    });
+    if (!config)
+      return record(
+        `bundle started by Claude Desktop's rules: ${label}`,
+        false,
+        "no MCP config for these settings",
+      );
+    // Claude Desktop runs a node bundle with the Node it ships; here that is this node.
+    const command = config.command === "node" ? process.execPath : config.command;
+    await tryLaunch(
+      `bundle started by Claude Desktop's rules: ${label}`,
+      { snippet: "bundle", server: "resmon", command, args: config.args ?? [], env: config.env ?? {} },
+      home,
+      unpacked,
+      settings.read_only === true,
+    );
+  });
 }
 
 function median(xs: number[]): number {
@@ -343,33 +645,42 @@ export async function main(): Promise<number> {
     say("packages/mcp-server/dist/resmon-mcp.js is missing: run `pnpm build` first.");
     return 2;
   }
+  const started = performance.now();
   const work = await mkdtemp(join(tmpdir(), "resmon-pack-check-"));
   const home = join(work, "home");
   // The packaged app's default state directory on Linux and macOS-like layouts under this HOME.
   const stateDir = join(home, ".local", "state", "resmon");
   let kit: Testkit | undefined;
   try {
-    for (const d of ["tarballs", "checkers", "app", stateDir])
-      await mkdir(resolve(work, d), { recursive: true });
-    const tarballs = await packAll(join(work, "tarballs"));
+    for (const d of ["tarballs", "app", stateDir]) await mkdir(resolve(work, d), { recursive: true });
+    const [tarballs, tools] = await Promise.all([packAll(join(work, "tarballs")), installTools()]);
     const serverTgz = tarballs.get("packages/mcp-server");
-    const checkers = join(work, "checkers");
-    const haveCheckers = await installCheckers(checkers);
-    if (haveCheckers) await lintTarballs(checkers, tarballs);
     const app = join(work, "app");
-    if (serverTgz && (await installServer(app, serverTgz))) {
+    const [, installed] = await Promise.all([
+      tools ? lintTarballs(tools, tarballs) : undefined,
+      serverTgz ? installServer(app, serverTgz) : false,
+    ]);
+    if (serverTgz && installed) {
       kit = await startTestkit({ stateDir, seed: "small" });
-      if (haveCheckers) await inspector(checkers, app, kit);
-      await doctor(app, home, kit);
-      const codexTimeout = await snippets(app, home, kit);
-      await coldStarts(work, serverTgz, app, kit, codexTimeout);
+      const running = kit;
+      const where: Where = { kit: running, app, tarball: serverTgz };
+      const [, , codexTimeout] = await Promise.all([
+        tools ? inspector(tools, app, running) : undefined,
+        doctor(app, home, running),
+        snippets(work, where, running, tools),
+        tools ? bundle(tools, work, running) : undefined,
+      ]);
+      await coldStarts(work, serverTgz, app, running, codexTimeout);
     }
   } finally {
     await kit?.stop();
     await rm(work, { recursive: true, force: true });
   }
   const failed = outcomes.filter((o) => !o.ok);
-  say(`\npack:check: ${outcomes.length - failed.length} passed, ${failed.length} failed`);
+  say(
+    `\npack:check: ${outcomes.length - failed.length} passed, ${failed.length} failed (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
+  for (const f of failed) say(`  failed: ${f.name}`);
   return failed.length === 0 && outcomes.length > 0 ? 0 : 1;
 }
 

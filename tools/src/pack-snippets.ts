@@ -34,6 +34,8 @@ export interface Snippet {
 
 export interface Launch {
   snippet: string;
+  /** The server's name in the harness's config (the Claude CLI's `<name>`; `resmon` for a shell line). */
+  server: string;
   command: string;
   args: string[];
   env: Record<string, string>;
@@ -124,7 +126,7 @@ export function launchFromClaudeCli(snippet: string, text: string): Launch {
     throw new Error(`server name should be resmon, got ${names}`);
   const [command, ...args] = words.slice(dashes + 1);
   if (!command) throw new Error("no command after `--`");
-  return { snippet, command, args, env };
+  return { snippet, server: "resmon", command, args, env };
 }
 
 /** `NAME=value ... command args...`, as a shell runs it. */
@@ -137,7 +139,7 @@ export function launchFromShell(snippet: string, text: string): Launch {
   }
   const [command, ...args] = words;
   if (!command) throw new Error("no command");
-  return { snippet, command, args, env };
+  return { snippet, server: "resmon", command, args, env };
 }
 
 function stringRecord(value: unknown, where: string): Record<string, string> {
@@ -152,17 +154,57 @@ function stringRecord(value: unknown, where: string): Record<string, string> {
   return out;
 }
 
-function launchFromEntry(snippet: string, entry: unknown, where: string): Launch {
+/** Who reads a snippet, told by its name's first word(s); each reads its own format. */
+export const HARNESSES = [
+  "claude-cli",
+  "claude-mcp-json",
+  "codex",
+  "cursor",
+  "vscode",
+  "claude-desktop",
+  "windsurf",
+  "zed",
+  "shell",
+] as const;
+export type Harness = (typeof HARNESSES)[number];
+
+export function harnessOf(snippetName: string): Harness {
+  const found = [...HARNESSES]
+    .sort((a, b) => b.length - a.length)
+    .find((h) => snippetName === h || snippetName.startsWith(`${h}-`));
+  if (!found) throw new Error(`${snippetName}: no harness reads a snippet of this name`);
+  return found;
+}
+
+export interface EntryRules {
+  /** VS Code requires `"type": "stdio"`; the others take it or leave it. */
+  typeRequired: boolean;
+  /** Zed's `args` has no default. */
+  argsRequired: boolean;
+}
+
+const LOOSE: EntryRules = { typeRequired: false, argsRequired: false };
+
+export function launchFromEntry(
+  snippet: string,
+  server: string,
+  entry: unknown,
+  where: string,
+  rules: EntryRules = LOOSE,
+): Launch {
   if (entry === null || typeof entry !== "object" || Array.isArray(entry))
     throw new Error(`${where} missing`);
   const e = entry as Record<string, unknown>;
   if (typeof e.command !== "string") throw new Error(`${where}.command is not a string`);
-  if (!Array.isArray(e.args) || !e.args.every((a) => typeof a === "string"))
+  if (e.args === undefined && rules.argsRequired) throw new Error(`${where}.args is missing`);
+  const args = e.args ?? [];
+  if (!Array.isArray(args) || !args.every((a) => typeof a === "string"))
     throw new Error(`${where}.args is not a list of strings`);
   const launch: Launch = {
     snippet,
+    server,
     command: e.command,
-    args: e.args as string[],
+    args: args as string[],
     env: stringRecord(e.env, `${where}.env`),
   };
   if (e.startup_timeout_sec !== undefined) {
@@ -170,14 +212,45 @@ function launchFromEntry(snippet: string, entry: unknown, where: string): Launch
       throw new Error(`${where}.startup_timeout_sec is not a number`);
     launch.startupTimeoutSec = e.startup_timeout_sec;
   }
+  if (e.type === undefined && rules.typeRequired)
+    throw new Error(`${where}.type is missing (it must be "stdio")`);
   if (e.type !== undefined && e.type !== "stdio") throw new Error(`${where}.type is not stdio`);
   return launch;
 }
 
-/** `.mcp.json` / `.cursor/mcp.json`: `{"mcpServers": {"resmon": {command, args, env}}}`. */
-export function launchFromMcpJson(snippet: string, text: string): Launch {
-  const doc = JSON.parse(text) as { mcpServers?: Record<string, unknown> };
-  return launchFromEntry(snippet, doc.mcpServers?.resmon, "mcpServers.resmon");
+/** Every entry of a `{<key>: {name: entry}}` document; at least one, each named resmon or resmon-… */
+function launchesFromTable(snippet: string, doc: unknown, key: string, rules: EntryRules): Launch[] {
+  const table = (doc as Record<string, unknown> | null)?.[key];
+  if (table === null || typeof table !== "object" || Array.isArray(table) || Object.keys(table).length === 0)
+    throw new Error(`${snippet}: no \`${key}\` table`);
+  return Object.entries(table).map(([server, entry]) => {
+    if (!/^resmon(-[a-z-]+)?$/.test(server))
+      throw new Error(`${snippet}: server name ${server} is not resmon or resmon-…`);
+    return launchFromEntry(snippet, server, entry, `${key}.${server}`, rules);
+  });
+}
+
+/**
+ * `.mcp.json`, `.cursor/mcp.json`, `claude_desktop_config.json`, Windsurf's `mcp_config.json`:
+ * `{"mcpServers": {"resmon": {command, args, env}}}`.
+ */
+export function launchesFromMcpJson(snippet: string, text: string): Launch[] {
+  return launchesFromTable(snippet, JSON.parse(text), "mcpServers", LOOSE);
+}
+
+/** VS Code's `.vscode/mcp.json`: a top-level `servers`, each with `"type": "stdio"`. (JSON is JSONC.) */
+export function launchesFromVscodeJson(snippet: string, text: string): Launch[] {
+  const doc = JSON.parse(text) as Record<string, unknown>;
+  if ("mcpServers" in doc) throw new Error(`${snippet}: VS Code reads \`servers\`, not \`mcpServers\``);
+  return launchesFromTable(snippet, doc, "servers", { typeRequired: true, argsRequired: false });
+}
+
+/** Zed's settings.json: `context_servers`, each `{command, args, env}` (args required). (JSON is JSONC.) */
+export function launchesFromZedJson(snippet: string, text: string): Launch[] {
+  return launchesFromTable(snippet, JSON.parse(text), "context_servers", {
+    typeRequired: false,
+    argsRequired: true,
+  });
 }
 
 /** Python's tomllib, when python3 (3.11+) is present; undefined otherwise. */
@@ -205,22 +278,31 @@ export async function hasTomllib(): Promise<boolean> {
 }
 
 /** Codex's `[mcp_servers.resmon]`. Undefined when no TOML reader is at hand. */
-export async function launchFromCodexToml(snippet: string, text: string): Promise<Launch | undefined> {
-  const doc = (await parseToml(text)) as { mcp_servers?: Record<string, unknown> } | undefined;
+export async function launchesFromCodexToml(snippet: string, text: string): Promise<Launch[] | undefined> {
+  const doc = await parseToml(text);
   if (doc === undefined) return undefined;
-  return launchFromEntry(snippet, doc.mcp_servers?.resmon, "mcp_servers.resmon");
+  return launchesFromTable(snippet, doc, "mcp_servers", LOOSE);
 }
 
-/** Every snippet as a launch; a TOML one is skipped (undefined) only when python3's tomllib is absent. */
-export async function launchOf(s: Snippet): Promise<Launch | undefined> {
-  if (s.lang === "json") return launchFromMcpJson(s.name, s.text);
-  if (s.lang === "toml") return launchFromCodexToml(s.name, s.text);
-  if (s.lang === "sh") {
-    return s.text.startsWith("claude ")
-      ? launchFromClaudeCli(s.name, s.text)
-      : launchFromShell(s.name, s.text);
+/** Every launch a snippet makes, read as its harness reads it; undefined only for TOML without tomllib. */
+export async function launchesOf(s: Snippet): Promise<Launch[] | undefined> {
+  const harness = harnessOf(s.name);
+  const want = harness === "codex" ? "toml" : harness === "claude-cli" || harness === "shell" ? "sh" : "json";
+  if (s.lang !== want) throw new Error(`${s.name}: ${harness} reads ${want}, the block is ${s.lang}`);
+  switch (harness) {
+    case "claude-cli":
+      return [launchFromClaudeCli(s.name, s.text)];
+    case "shell":
+      return [launchFromShell(s.name, s.text)];
+    case "codex":
+      return launchesFromCodexToml(s.name, s.text);
+    case "vscode":
+      return launchesFromVscodeJson(s.name, s.text);
+    case "zed":
+      return launchesFromZedJson(s.name, s.text);
+    default:
+      return launchesFromMcpJson(s.name, s.text);
   }
-  throw new Error(`${s.name}: unexpected language ${s.lang}`);
 }
 
 /** The documents that pin a published version (`@resmon/<package>@x.y.z`). */
@@ -231,6 +313,8 @@ export const PINNING_DOCS = [
   resolve(REPO_ROOT, "docs", "releasing.md"),
 ];
 export const PIN = /@resmon\/(mcp-server|mcp-contract|api-client)@(\d+\.\d+\.\d+)/g;
+/** A release file named with its version: `resmon-mcp-server-1.0.0.tgz` (pnpm pack), `resmon-mcp-1.0.0.mcpb`. */
+export const FILE_PIN = /\bresmon-(mcp-server|mcp-contract|api-client|mcp)-(\d+\.\d+\.\d+)\.(tgz|mcpb)\b/g;
 
 /** The versions the three published packages have now (fixed together by changesets). */
 export async function publishedVersion(): Promise<string> {
@@ -245,7 +329,9 @@ export async function syncPins(): Promise<string[]> {
   for (const file of PINNING_DOCS) {
     const text = await readFile(file, "utf8").catch(() => undefined);
     if (text === undefined) continue;
-    const next = text.replace(PIN, (_m, name: string) => `@resmon/${name}@${version}`);
+    const next = text
+      .replace(PIN, (_m, name: string) => `@resmon/${name}@${version}`)
+      .replace(FILE_PIN, (_m, name: string, _v: string, ext: string) => `resmon-${name}-${version}.${ext}`);
     if (next !== text) {
       await writeFile(file, next);
       changed.push(file);
@@ -264,4 +350,41 @@ if (
       changed.length ? `pinned the current version in ${changed.join(", ")}\n` : "pins already current\n",
     );
   });
+}
+
+/** The placeholders the snippets use; pack-check replaces each with the real thing. */
+export const PLACEHOLDER = {
+  port: "51734",
+  portFile: "/path/to/resmon.port",
+  stateDir: "/path/to/state",
+  /** The absolute node path a GUI-launched harness needs (`which node`). */
+  node: "/absolute/path/to/node",
+  /** A clone of this repository, after `pnpm install && pnpm build`. */
+  clone: "/path/to/resmon-mcp/",
+  /** A directory the package was installed into with `npm install --prefix`. */
+  installed: "/Users/you/.resmon-mcp/",
+  /** The server's release tarball (`resmon-mcp-server-<version>.tgz`). */
+  tarball: /^\/path\/to\/resmon-mcp-server-\d+\.\d+\.\d+\.tgz$/,
+} as const;
+
+export const BIN_IN_PACKAGE = "node_modules/@resmon/mcp-server/dist/resmon-mcp.js";
+export const BIN_IN_CLONE = "packages/mcp-server/dist/resmon-mcp.js";
+
+export type LaunchForm = "npx-pinned" | "npx-tarball" | "node-clone" | "node-installed";
+
+/** How a launch starts the server; undefined for anything but the four forms the READMEs teach. */
+export function formOf(launch: Launch, version: string): LaunchForm | undefined {
+  const { command, args } = launch;
+  const same = (want: string[]) => args.length === want.length && want.every((a, i) => args[i] === a);
+  if (command === "npx" && same(["-y", `@resmon/mcp-server@${version}`])) return "npx-pinned";
+  if (
+    command === "npx" &&
+    same(["-y", "--package", `/path/to/resmon-mcp-server-${version}.tgz`, "resmon-mcp"])
+  )
+    return "npx-tarball";
+  if ((command === "node" || command === PLACEHOLDER.node) && same([`${PLACEHOLDER.clone}${BIN_IN_CLONE}`]))
+    return "node-clone";
+  if (command === PLACEHOLDER.node && same([`${PLACEHOLDER.installed}${BIN_IN_PACKAGE}`]))
+    return "node-installed";
+  return undefined;
 }

@@ -1,17 +1,23 @@
-/** pack-check's own pieces: how a snippet's placeholders become a running testkit's, and the child environment. */
-import type { Testkit } from "@resmon/testkit";
+/** pack-check's own pieces: how a snippet's placeholders become this run's, the child environment, the pins. */
 import { describe, expect, it } from "vitest";
-import { CHECKERS, cleanEnv, fillIn } from "../src/pack-check.js";
+import { NPM_TOOLS, toolsDirFor } from "../src/npm-tools.js";
+import { cleanEnv, fillIn, fillPath, type Where } from "../src/pack-check.js";
+import { REPO_ROOT } from "../src/pack-snippets.js";
 
-const kit = { port: 40404, portFile: "/kit/resmon.port", stateDir: "/kit" } as unknown as Testkit;
+const where: Where = {
+  kit: { port: 40404, portFile: "/kit/resmon.port", stateDir: "/kit" },
+  app: "/work/app",
+  tarball: "/work/tarballs/resmon-mcp-server-1.0.0.tgz",
+};
 
 describe("pack-check", () => {
   it("fills a snippet's placeholders with the testkit's port, port file and state dir, and keeps the switches", () => {
-    const env = fillIn(
+    const launch = fillIn(
       {
         snippet: "x",
+        server: "resmon",
         command: "npx",
-        args: [],
+        args: ["-y", "@resmon/mcp-server@1.0.0"],
         env: {
           RESMON_PORT: "51734",
           RESMON_PORT_FILE: "/path/to/resmon.port",
@@ -19,18 +25,34 @@ describe("pack-check", () => {
           RESMON_MCP_READ_ONLY: "1",
         },
       },
-      kit,
+      where,
     );
-    expect(env).toEqual({
+    expect(launch.env).toEqual({
       RESMON_PORT: "40404",
       RESMON_PORT_FILE: "/kit/resmon.port",
       RESMON_STATE_DIR: "/kit",
       RESMON_MCP_READ_ONLY: "1",
     });
+    expect(launch.args).toEqual(["-y", "@resmon/mcp-server@1.0.0"]);
   });
 
   it("adds no variable a snippet did not set", () => {
-    expect(fillIn({ snippet: "x", command: "npx", args: [], env: {} }, kit)).toEqual({});
+    expect(fillIn({ snippet: "x", server: "resmon", command: "npx", args: [], env: {} }, where).env).toEqual(
+      {},
+    );
+  });
+
+  it("points the path placeholders at this node, this clone, the installed package and the packed tarball", () => {
+    expect(fillPath("/absolute/path/to/node", where)).toBe(process.execPath);
+    expect(fillPath("/path/to/resmon-mcp/packages/mcp-server/dist/resmon-mcp.js", where)).toBe(
+      `${REPO_ROOT}/packages/mcp-server/dist/resmon-mcp.js`,
+    );
+    expect(fillPath("/Users/you/.resmon-mcp/node_modules/@resmon/mcp-server/dist/resmon-mcp.js", where)).toBe(
+      "/work/app/node_modules/@resmon/mcp-server/dist/resmon-mcp.js",
+    );
+    expect(fillPath("/path/to/resmon-mcp-server-1.0.0.tgz", where)).toBe(where.tarball);
+    expect(fillPath("-y", where)).toBe("-y");
+    expect(fillPath("/path/to/elsewhere", where)).toBe("/path/to/elsewhere");
   });
 
   it("starts children without pnpm's npm_* variables or a RESMON_* of the caller's", () => {
@@ -49,7 +71,10 @@ describe("pack-check", () => {
     }
   });
 
-  it("pins every checker it installs", () => {
-    for (const spec of Object.values(CHECKERS)) expect(spec).toMatch(/@\d+\.\d+\.\d+$/);
+  it("pins every npm CLI it installs, and a changed pin gets a cache directory of its own", () => {
+    for (const spec of Object.values(NPM_TOOLS)) expect(spec).toMatch(/@\d+\.\d+\.\d+$/);
+    const specs = Object.values(NPM_TOOLS);
+    expect(toolsDirFor(specs, "/c")).toBe(toolsDirFor([...specs].reverse(), "/c"));
+    expect(toolsDirFor([...specs.slice(1), "publint@0.3.26"], "/c")).not.toBe(toolsDirFor(specs, "/c"));
   });
 });

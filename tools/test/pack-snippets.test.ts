@@ -9,13 +9,19 @@ import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   extractSnippets,
+  FILE_PIN,
+  formOf,
+  HARNESSES,
+  harnessOf,
   hasTomllib,
   KNOWN_VARIABLES,
   type Launch,
+  launchesFromMcpJson,
+  launchesFromVscodeJson,
+  launchesFromZedJson,
+  launchesOf,
   launchFromClaudeCli,
-  launchFromMcpJson,
   launchFromShell,
-  launchOf,
   PIN,
   PINNING_DOCS,
   readServerSnippets,
@@ -25,42 +31,51 @@ import {
 } from "../src/pack-snippets.js";
 
 const pkg = JSON.parse(await readFile(resolve(SERVER_DIR, "package.json"), "utf8")) as { version: string };
-const PINNED = `@resmon/mcp-server@${pkg.version}`;
 const tomlReader = await hasTomllib();
 
 let snippets: Snippet[] = [];
-const launches = new Map<string, Launch>();
+const launches: Launch[] = [];
 beforeAll(async () => {
   snippets = await readServerSnippets();
-  for (const s of snippets) {
-    const launch = await launchOf(s);
-    if (launch) launches.set(s.name, launch);
-  }
+  for (const s of snippets) launches.push(...((await launchesOf(s)) ?? []));
 });
+
+const isReadOnlyName = (l: Launch) => l.snippet.endsWith("read-only") || l.server.endsWith("read-only");
 
 describe("the server README's harness snippets", { timeout: 30_000 }, () => {
   it("has one for each harness the README promises", () => {
     expect(snippets.map((s) => s.name)).toEqual([
+      "shell-clone",
+      "shell-tarball",
       "claude-cli",
       "claude-cli-instance",
+      "claude-cli-read-only",
+      "claude-cli-clone",
       "claude-mcp-json",
       "codex-toml",
       "codex-toml-read-only",
       "cursor-json",
-      "any-shell",
+      "vscode-json",
+      "claude-desktop-json",
+      "windsurf-json",
+      "zed-json",
+      "shell-any-read-only",
     ]);
+    expect(new Set(snippets.map((s) => harnessOf(s.name)))).toEqual(new Set(HARNESSES));
   });
 
-  it("each starts npx with the pinned package version", () => {
-    for (const launch of launches.values()) {
-      expect(launch.command, launch.snippet).toBe("npx");
-      expect(launch.args, launch.snippet).toEqual(["-y", PINNED]);
-    }
-    expect(launches.size).toBe(tomlReader ? snippets.length : snippets.length - 2);
+  it("each starts the server in one of the forms the README teaches, with this version", () => {
+    for (const launch of launches)
+      expect(formOf(launch, pkg.version), `${launch.snippet} ${launch.server}`).toBeDefined();
+    const forms = new Set(launches.map((l) => formOf(l, pkg.version)));
+    expect(forms).toEqual(new Set(["npx-pinned", "npx-tarball", "node-clone", "node-installed"]));
+    // Claude Desktop, started from the desktop, gets absolute paths: never a bare npx or node.
+    for (const l of launches.filter((x) => harnessOf(x.snippet) === "claude-desktop"))
+      expect(formOf(l, pkg.version), l.server).toBe("node-installed");
   });
 
   it("each sets only variables the server reads, and never a token", () => {
-    for (const launch of launches.values()) {
+    for (const launch of launches) {
       for (const [name, value] of Object.entries(launch.env)) {
         expect(KNOWN_VARIABLES, `${launch.snippet}: ${name}`).toContain(name);
         expect(value, launch.snippet).not.toMatch(/[A-Za-z0-9_-]{43,}/);
@@ -69,17 +84,35 @@ describe("the server README's harness snippets", { timeout: 30_000 }, () => {
     for (const s of snippets) expect(s.text.toLowerCase(), s.name).not.toContain("token");
   });
 
-  it("the read-only Codex snippet is read-only, the others are not", () => {
-    for (const launch of launches.values()) {
-      const readOnly = launch.env.RESMON_MCP_READ_ONLY;
-      expect(readOnly, launch.snippet).toBe(launch.snippet.endsWith("read-only") ? "1" : undefined);
+  it("a snippet or entry named read-only is read-only, and no other is", () => {
+    for (const launch of launches) {
+      expect(launch.env.RESMON_MCP_READ_ONLY, `${launch.snippet} ${launch.server}`).toBe(
+        isReadOnlyName(launch) ? "1" : undefined,
+      );
+    }
+  });
+
+  it.skipIf(!tomlReader)("every harness shows how to name an instance and the read-only switch", () => {
+    // Claude Code's two ways (the CLI and .mcp.json) count as one harness here.
+    const appOf = (l: Launch) =>
+      harnessOf(l.snippet) === "claude-mcp-json" ? "claude-cli" : harnessOf(l.snippet);
+    for (const harness of HARNESSES.filter((h) => h !== "claude-mcp-json")) {
+      const mine = launches.filter((l) => appOf(l) === harness);
+      const named = mine.filter(
+        (l) => "RESMON_STATE_DIR" in l.env && ("RESMON_PORT" in l.env || "RESMON_PORT_FILE" in l.env),
+      );
+      expect(named.length, `${harness} names an instance`).toBeGreaterThan(0);
+      expect(
+        mine.some((l) => l.env.RESMON_MCP_READ_ONLY === "1"),
+        `${harness} shows RESMON_MCP_READ_ONLY=1`,
+      ).toBe(true);
     }
   });
 
   it.skipIf(!tomlReader)("the Codex snippets give a start-up timeout", () => {
-    for (const name of ["codex-toml", "codex-toml-read-only"]) {
-      expect(launches.get(name)?.startupTimeoutSec).toBeGreaterThanOrEqual(30);
-    }
+    const codex = launches.filter((l) => harnessOf(l.snippet) === "codex");
+    expect(codex).toHaveLength(2);
+    for (const l of codex) expect(l.startupTimeoutSec).toBeGreaterThanOrEqual(30);
   });
 });
 
@@ -88,7 +121,7 @@ describe("pinned versions in the docs", () => {
     let pins = 0;
     for (const file of PINNING_DOCS) {
       const text = await readFile(file, "utf8").catch(() => "");
-      for (const m of text.matchAll(PIN)) {
+      for (const m of [...text.matchAll(PIN), ...text.matchAll(FILE_PIN)]) {
         pins++;
         expect(m[2], `${file}: ${m[0]}`).toBe(pkg.version);
       }
@@ -105,7 +138,13 @@ describe("the snippet readers refuse what a harness would refuse", () => {
 
   it("reads claude mcp add's options and the command after --", () => {
     const l = launchFromClaudeCli("x", "claude mcp add -s user resmon -e RESMON_PORT=1 -- npx -y p@1");
-    expect(l).toEqual({ snippet: "x", command: "npx", args: ["-y", "p@1"], env: { RESMON_PORT: "1" } });
+    expect(l).toEqual({
+      snippet: "x",
+      server: "resmon",
+      command: "npx",
+      args: ["-y", "p@1"],
+      env: { RESMON_PORT: "1" },
+    });
     expect(() => launchFromClaudeCli("x", "claude mcp add resmon npx -y p")).toThrow(/--/);
     expect(() => launchFromClaudeCli("x", "claude mcp add other -- npx")).toThrow(/resmon/);
     expect(() => launchFromClaudeCli("x", "claude mcp add resmon --env NOVALUE -- npx")).toThrow(
@@ -116,6 +155,7 @@ describe("the snippet readers refuse what a harness would refuse", () => {
   it("reads env assignments before a command", () => {
     expect(launchFromShell("x", "A=1 B='2 3' npx -y p")).toEqual({
       snippet: "x",
+      server: "resmon",
       command: "npx",
       args: ["-y", "p"],
       env: { A: "1", B: "2 3" },
@@ -124,18 +164,40 @@ describe("the snippet readers refuse what a harness would refuse", () => {
 
   it("refuses malformed or misshapen JSON", () => {
     expect(() =>
-      launchFromMcpJson("x", '{"mcpServers": {"resmon": {"command": "npx", "args": [1]}}}'),
+      launchesFromMcpJson("x", '{"mcpServers": {"resmon": {"command": "npx", "args": [1]}}}'),
     ).toThrow(/args/);
-    expect(() => launchFromMcpJson("x", '{"mcpServers": {"other": {}}}')).toThrow(/missing/);
-    expect(() => launchFromMcpJson("x", '{"mcpServers": {')).toThrow();
+    expect(() => launchesFromMcpJson("x", '{"mcpServers": {"other": {}}}')).toThrow(/other/);
+    expect(() => launchesFromMcpJson("x", '{"mcpServers": {"resmon": null}}')).toThrow(/missing/);
+    expect(() => launchesFromMcpJson("x", '{"mcpServers": {')).toThrow();
+    expect(() => launchesFromMcpJson("x", '{"servers": {"resmon": {"command": "npx"}}}')).toThrow(
+      /mcpServers/,
+    );
     expect(() =>
-      launchFromMcpJson("x", '{"mcpServers": {"resmon": {"command": "npx", "args": [], "env": {"A": 1}}}}'),
+      launchesFromMcpJson("x", '{"mcpServers": {"resmon": {"command": "npx", "args": [], "env": {"A": 1}}}}'),
     ).toThrow(/env/);
+  });
+
+  it("holds VS Code and Zed to their own formats", () => {
+    const entry = '{"command": "npx", "args": ["-y", "p"]}';
+    expect(() => launchesFromVscodeJson("x", `{"mcpServers": {"resmon": ${entry}}}`)).toThrow(/servers/);
+    expect(() => launchesFromVscodeJson("x", `{"servers": {"resmon": ${entry}}}`)).toThrow(/type/);
+    expect(
+      launchesFromVscodeJson("x", '{"servers": {"resmon": {"type": "stdio", "command": "npx"}}}'),
+    ).toHaveLength(1);
+    expect(() => launchesFromZedJson("x", '{"context_servers": {"resmon": {"command": "npx"}}}')).toThrow(
+      /args/,
+    );
+    expect(() => launchesFromZedJson("x", `{"mcpServers": {"resmon": ${entry}}}`)).toThrow(/context_servers/);
+  });
+
+  it("refuses a block in a format its harness does not read", async () => {
+    await expect(launchesOf({ name: "vscode-json", lang: "toml", text: "" })).rejects.toThrow(/reads json/);
+    await expect(launchesOf({ name: "emacs", lang: "json", text: "{}" })).rejects.toThrow(/no harness/);
   });
 
   it.skipIf(!tomlReader)("refuses TOML that does not parse", async () => {
     await expect(
-      launchOf({ name: "x", lang: "toml", text: "[mcp_servers.resmon\ncommand = 1" }),
+      launchesOf({ name: "codex-x", lang: "toml", text: "[mcp_servers.resmon\ncommand = 1" }),
     ).rejects.toThrow(/TOML/);
   });
 
