@@ -161,6 +161,14 @@ function line(value: unknown): string {
   return String(value ?? "—").replace(/\s+/g, " ");
 }
 
+function lifecycleLine(status: string | null): string {
+  if (status === null)
+    return "Lifecycle unchecked: resmon has not checked this paper for notices, so retraction status is unknown.";
+  if (status.startsWith("not finished"))
+    return `Lifecycle unchecked: the check did not finish (${status.slice(14)}), so retraction status is unknown.`;
+  return `Lifecycle unchecked: resmon's last check says "${status}", so retraction status is unknown.`;
+}
+
 /** evidence.md: the basis, a block per paper with [UNVERIFIED — check manually] marks, coverage, retractions. */
 export function renderMarkdown(e: Evidence, brief: string): string {
   const out: string[] = [];
@@ -195,11 +203,8 @@ export function renderMarkdown(e: Evidence, brief: string): string {
     if (p.verification.record_changed.length) {
       out.push(`- Record changed since retrieval: ${p.verification.record_changed.join(", ")}`);
     }
-    if (p.verification.lifecycle_unchecked) {
-      out.push(
-        `- Lifecycle unchecked (${line(p.verification.lifecycle_check_status)}): retraction status unknown.`,
-      );
-    }
+    if (p.verification.lifecycle_unchecked)
+      out.push(`- ${lifecycleLine(p.verification.lifecycle_check_status)}`);
     out.push("");
   }
   out.push("## Coverage", "");

@@ -156,14 +156,20 @@ function payloadOf(
         },
       };
     }
-    case "verify":
+    case "verify": {
+      const ranked = state.pages.reduce((n, p) => n + (p.entries?.length ?? 0), 0);
+      const checked = state.checks ? Object.keys(state.checks.lifecycle).length : 0;
       return {
         next: "verify_ranked",
         payload: {
-          ranked: state.pages.reduce((n, p) => n + (p.entries?.length ?? 0), 0),
-          note: "Every shortlisted paper is ranked. Call scan_verify.",
+          ranked,
+          ...(state.checks ? { checked } : {}),
+          note: state.checks
+            ? `Verification is under way (${checked} of ${ranked} papers checked). Call scan_verify again.`
+            : "Every shortlisted paper is ranked. Call scan_verify.",
         },
       };
+    }
     case "complete":
       return { next: "complete", payload: { ...(state.summary ?? {}), files: state.files } };
   }

@@ -1,6 +1,7 @@
 import type { StartInputs } from "./args.js";
 import type { PaperRecord } from "./records.js";
 import type { GapQuery, RankedEntry, ScanPhase, ScreenScore } from "./types.js";
+import type { LifecycleOutcome } from "./verify.js";
 
 /** One planned retrieval: a sweep (POST /api/search/sweep) or a corpus search, for one query of one round. */
 export interface RetrievalTask {
@@ -102,6 +103,12 @@ export interface Verdict {
   record: PaperRecord | null;
 }
 
+export interface VerifyChecks {
+  /** Per ranked doc id: resmon's record now, or null when the export returned no row. */
+  records: Record<string, PaperRecord | null>;
+  lifecycle: Record<string, LifecycleOutcome>;
+}
+
 export interface ScanResultFiles {
   json: string;
   md: string;
@@ -129,7 +136,8 @@ export interface ScanState {
   gap: GapState | null;
   shortlist: { in_window: number[]; outside: number[] } | null;
   pages: Page[];
-  verify_hash: string | null;
+  /** Verification under way: resmon's record now and each lifecycle outcome, kept across calls. */
+  checks: VerifyChecks | null;
   verdicts: Verdict[] | null;
   files: ScanResultFiles | null;
   summary: Record<string, unknown> | null;

@@ -9,32 +9,59 @@ import type { RankedEntry } from "./types.js";
 import { matchExportRows, verdictFor } from "./verify.js";
 
 /**
- * Verify every ranked paper against resmon's record (export + lifecycle), emit evidence.json/md/bib,
- * and mark the scan complete. Nothing is repaired.
+ * Verify every ranked paper against resmon's record (export + lifecycle), kept in state.checks so a
+ * call that reaches its wait budget stops and the next scan_verify goes on. Returns whether all are checked.
  */
-export async function runVerification(call: Call): Promise<void> {
+async function check(call: Call, entries: readonly RankedEntry[]): Promise<boolean> {
   const state = call.state;
   const client = await call.resmon();
-  const entries: RankedEntry[] = state.pages.flatMap((p) => p.entries ?? []);
-  const ids = entries.map((e) => e.doc_id);
-  const wanted = ids.map((doc_id) => ({ doc_id, record: call.records[doc_id] }));
-
-  const now = matchExportRows(ids.length ? await exportJson(client, ids) : [], wanted);
-  // Rows that could not be matched unambiguously are asked for one by one; no row is no_record.
-  for (const id of ids.filter((x) => !now.has(x))) {
-    const rows = await exportJson(client, [id]);
-    if (rows[0]) now.set(id, { ...rows[0], id });
+  if (state.checks === null) {
+    const ids = entries.map((e) => e.doc_id);
+    const wanted = ids.map((doc_id) => ({ doc_id, record: call.records[doc_id] }));
+    const now = matchExportRows(ids.length ? await exportJson(client, ids) : [], wanted);
+    // Rows that could not be matched unambiguously are asked for one by one; no row is no_record.
+    for (const id of ids.filter((x) => !now.has(x))) {
+      const rows = await exportJson(client, [id]);
+      if (rows[0]) now.set(id, { ...rows[0], id });
+    }
+    state.checks = {
+      records: Object.fromEntries(ids.map((id) => [String(id), now.get(id) ?? null])),
+      lifecycle: {},
+    };
+    call.save();
   }
-
-  const verdicts: Verdict[] = [];
+  const checks = state.checks;
+  let checked = 0;
   for (const e of entries) {
-    // Past the wait budget a lifecycle check is not started: it did not finish, and says so.
-    const lifecycle =
-      call.remainingMs() > 0
-        ? await lifecycleOf(client, e.doc_id)
-        : { finished: false as const, error: "not started within the wait budget" };
-    verdicts.push(verdictFor(e.doc_id, e.cite, call.records[e.doc_id], now.get(e.doc_id) ?? null, lifecycle));
+    if (checks.lifecycle[e.doc_id] !== undefined) continue;
+    // At least one check per call, so every call advances; past the budget the rest wait for the next call.
+    if (checked > 0 && call.remainingMs() <= 0) {
+      call.save();
+      return false;
+    }
+    checks.lifecycle[e.doc_id] = await lifecycleOf(client, e.doc_id);
+    checked++;
   }
+  call.save();
+  return true;
+}
+
+/** Verify, then emit evidence.json/md/bib and mark the scan complete. Nothing is repaired. */
+export async function runVerification(call: Call): Promise<void> {
+  const state = call.state;
+  const entries: RankedEntry[] = state.pages.flatMap((p) => p.entries ?? []);
+  if (!(await check(call, entries))) return;
+  const client = await call.resmon();
+  const checks = state.checks as NonNullable<typeof state.checks>;
+  const verdicts: Verdict[] = entries.map((e) =>
+    verdictFor(
+      e.doc_id,
+      e.cite,
+      call.records[e.doc_id],
+      checks.records[e.doc_id] ?? null,
+      checks.lifecycle[e.doc_id] ?? { finished: false, error: "not checked" },
+    ),
+  );
 
   const candidates = new Map(state.candidates.map((c) => [c.doc_id, c]));
   const scores = scoresById(state.batches);

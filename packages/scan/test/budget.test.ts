@@ -63,7 +63,7 @@ function stateWith(ids: number[], over: Partial<ScanState>): ScanState {
     gap: null,
     shortlist: null,
     pages: [],
-    verify_hash: null,
+    checks: null,
     verdicts: null,
     files: null,
     summary: null,

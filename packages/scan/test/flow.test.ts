@@ -104,4 +104,38 @@ describe("a whole scan, following next_action alone", () => {
         .map((t: { query_id: string; text: string }) => [t.query_id, t.text]),
     ).toEqual([["G1", "passing"]]);
   });
+
+  it("an empty gap_queries list skips the gap round: no sweep, straight to the shortlist", async () => {
+    const engine = r.engine();
+    const args = startArgs({ profile: "standard", per_query: 8 });
+    let env = await engine.start(args);
+    while (env.next_action !== "write_gap_queries") {
+      env =
+        env.next_action === "screen_candidates"
+          ? await engine.continue({
+              scan_id: args.scan_id,
+              screen_scores: scoreBatch((env.payload.batch as { items: { doc_id: number }[] }).items),
+            })
+          : await engine.continue({ scan_id: args.scan_id });
+    }
+    const before = r.sweepPosts();
+    const next = await engine.continue({ scan_id: args.scan_id, gap_queries: [] });
+    expect(next.phase).toBe("rank");
+    expect(next.next_action).toBe("rank_shortlist");
+    expect(r.sweepPosts()).toBe(before);
+  });
+
+  it("with no wait budget every call still advances; verification goes on across scan_verify calls, each paper checked once", async () => {
+    const engine = r.engine({ waitMs: 0 });
+    const args = startArgs({ per_query: 4 });
+    const seen = await driveToEnd(engine, await engine.start(args), 400);
+    expect(seen.at(-1)?.next_action).toBe("complete");
+    const verifying = seen.filter((e) => e.next_action === "verify_ranked");
+    expect(verifying.length).toBeGreaterThan(2);
+    expect(verifying.some((e) => String(e.payload.note).includes("under way"))).toBe(true);
+    const ranked = seen.at(-1)?.progress.ranked as number;
+    const lifecycle = r.kit.requests.filter((q) => q.route === "/api/documents/{doc_id}/lifecycle");
+    expect(lifecycle.length).toBe(ranked);
+    expect(new Set(lifecycle.map((q) => q.path)).size).toBe(ranked);
+  });
 });

@@ -8,6 +8,7 @@ import type { ScanState } from "../src/state.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd } from "./helpers/model.js";
 import { startArgs } from "./helpers/plan.js";
+import { deadPid, lockBody } from "./helpers/process.js";
 
 let r: Rig;
 beforeEach(async () => {
@@ -23,13 +24,6 @@ function stateOf(scanId: string): ScanState {
 
 function writeState(state: ScanState): void {
   writeFileSync(join(r.dataDir, state.scan_id, "scan.json"), JSON.stringify(state));
-}
-
-/** A pid that is certainly not running: a child that has exited. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ["-e", ""]);
-  await new Promise((resolve) => child.on("exit", resolve));
-  return child.pid as number;
 }
 
 async function pollUntil(
@@ -169,16 +163,7 @@ describe("retry and recovery", () => {
     });
     writeState(state);
     const lockPath = join(r.dataDir, args.scan_id, "lock");
-    writeFileSync(
-      lockPath,
-      JSON.stringify({
-        pid: await deadPid(),
-        tool: "scan_start",
-        acquired_at: new Date().toISOString(),
-        host: (await import("node:os")).hostname(),
-        nonce: "x",
-      }),
-    );
+    writeFileSync(lockPath, lockBody(await deadPid(), "scan_start"));
     await pollUntil(args.scan_id, r.engine({ waitMs: 3000 }), "screen_candidates");
     const after = stateOf(args.scan_id);
     expect(after.tasks[0]?.execution_id).toBe(executionId);
@@ -187,21 +172,23 @@ describe("retry and recovery", () => {
     expect(existsSync(lockPath)).toBe(false);
   });
 
+  it("an injected clock far in the past does not make a live call's lock look stale", async () => {
+    r.kit.setAdmission({ runDurationMs: 1500 });
+    const engine = r.engine({ waitMs: 1000, now: () => new Date("2020-01-01T00:00:00Z") });
+    const args = startArgs();
+    const running = engine.start(args);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const e = await engine.continue({ scan_id: args.scan_id }).catch((x: unknown) => x);
+    expect((e as ScanError).detail?.conflict).toBe("scan_in_progress");
+    await running;
+  });
+
   it("a live holder's lock is respected", async () => {
     const engine = r.engine({ waitMs: 100 });
     const args = startArgs();
     await engine.start(args);
     const lockPath = join(r.dataDir, args.scan_id, "lock");
-    writeFileSync(
-      lockPath,
-      JSON.stringify({
-        pid: process.pid,
-        tool: "scan_continue",
-        acquired_at: new Date().toISOString(),
-        host: (await import("node:os")).hostname(),
-        nonce: "y",
-      }),
-    );
+    writeFileSync(lockPath, lockBody(process.pid, "scan_continue"));
     const e = await engine.continue({ scan_id: args.scan_id }).catch((x: unknown) => x);
     expect((e as ScanError).detail).toMatchObject({
       conflict: "scan_in_progress",
@@ -211,7 +198,7 @@ describe("retry and recovery", () => {
   });
 
   it("kill -9 of a process holding the scan mid-call: a new engine polls back to a consistent phase, no sweep twice", async () => {
-    r.kit.setAdmission({ runDurationMs: 1500 });
+    r.kit.setAdmission({ runDurationMs: 3000, maxConcurrent: 10 });
     const args = startArgs();
     const child = spawn(
       process.execPath,
@@ -230,7 +217,7 @@ describe("retry and recovery", () => {
     const exited = new Promise((resolve) => child.on("exit", resolve));
     const lockPath = join(r.dataDir, args.scan_id, "lock");
     // Wait until the child holds the lock and every sweep is admitted.
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 1000; i++) {
       if (existsSync(lockPath) && r.sweepPosts() === 6) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

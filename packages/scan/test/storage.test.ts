@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +6,7 @@ import { defaultScanDataDir } from "../src/data-dir.js";
 import { ScanError } from "../src/errors.js";
 import { ensureDir, writeAtomic } from "../src/fsio.js";
 import { acquireLock } from "../src/lock.js";
+import { deadPid } from "./helpers/process.js";
 
 let dir: string;
 beforeEach(() => {
@@ -15,12 +15,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ["-e", ""]);
-  await new Promise((resolve) => child.on("exit", resolve));
-  return child.pid as number;
-}
 
 describe("scan data dir", () => {
   it("RESMON_MCP_SCAN_DATA, else the platform's user data dir + resmon-mcp/scans", () => {

@@ -125,6 +125,9 @@ describe("verification against resmon's record", () => {
     expect(md).toContain("[UNVERIFIED — check manually]");
     expect(md).toContain("Mismatch doi: cited https://doi.org/10.9999/not-this-one; resmon has");
     expect(md).toContain("## Removed retractions");
+    // Papers resmon never checked for notices say so; none is presented as "not retracted".
+    expect(md).toContain("resmon has not checked this paper for notices, so retraction status is unknown");
+    expect(md.toLowerCase()).not.toContain("not retracted");
     expect(md).toContain("https://example.org/notice/retraction-1");
 
     // evidence.bib is resmon's own BibTeX export of exactly the chosen papers.

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildEvidence, type Ranked, renderMarkdown, selectPackets } from "../src/emit.js";
 import { changedFields, fillAbsent, type PaperRecord, recordFrom } from "../src/records.js";
@@ -234,5 +235,48 @@ describe("emit", () => {
     expect(md).toContain("C1 (one): 2 papers — thin");
     expect(md).toContain("- pubmed (queries Q3)");
     expect(md).toContain("Paper 2 (resmon id 2): Retracted, https://n/2");
+  });
+
+  it("selection holds its rules on any ranking (property)", () => {
+    const roles = [undefined, "review", "contradicting", "foundational"] as const;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            author: fc.integer({ min: 0, max: 4 }),
+            role: fc.integer({ min: 0, max: 3 }),
+            outside: fc.boolean(),
+            retracted: fc.boolean(),
+          }),
+          { maxLength: 40 },
+        ),
+        fc.integer({ min: 1, max: 25 }),
+        fc.integer({ min: 0, max: 5 }),
+        (shapes, top, f) => {
+          const foundational = Math.min(f, top);
+          const list = shapes.map((x, i) => {
+            const role = roles[x.role];
+            return ranked(i + 1, i + 1, {
+              author: `Person${x.author} Name`,
+              outside: x.outside,
+              retracted: x.retracted,
+              ...(role ? { role } : {}),
+            });
+          });
+          const { chosen, alternates } = selectPackets(list, top, foundational);
+          expect(chosen.length).toBeLessThanOrEqual(top);
+          expect(alternates.length).toBeLessThanOrEqual(5);
+          expect(chosen.some((r) => r.verdict.retraction)).toBe(false);
+          expect(alternates.some((r) => chosen.includes(r))).toBe(false);
+          const perAuthor = new Map<string, number>();
+          for (const r of chosen)
+            perAuthor.set(String(r.record?.authors), (perAuthor.get(String(r.record?.authors)) ?? 0) + 1);
+          for (const n of perAuthor.values()) expect(n).toBeLessThanOrEqual(2);
+          expect(chosen.filter((r) => r.candidate.out_of_window).length).toBeLessThanOrEqual(foundational);
+          const ranks = chosen.map((r) => r.entry.rank);
+          expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+        },
+      ),
+    );
   });
 });

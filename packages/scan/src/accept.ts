@@ -1,0 +1,188 @@
+/** Accepting the model's artifacts: each must fit what the scan asked for; an accepted one is final (replayed or refused). */
+import {
+  alreadyAccepted,
+  artifactHash,
+  badArtifact,
+  checkRankedPage,
+  checkScreenScores,
+  wrongPhase,
+} from "./artifacts.js";
+import type { Call } from "./call.js";
+import { envelopeOf } from "./envelope.js";
+import { ScanError } from "./errors.js";
+import { advance, nextActionOf } from "./machine.js";
+import { planTasks } from "./retrieval.js";
+import type { Page, ScanState } from "./state.js";
+import { nextStep as nextStepOf } from "./steps.js";
+import type { GapQuery, RankedEntry, ScanEnvelope, ScreenScore } from "./types.js";
+
+export function cleanScores(scores: readonly ScreenScore[]): ScreenScore[] {
+  return scores.map((s) => ({
+    doc_id: s.doc_id,
+    score: s.score,
+    criteria_hit: [...new Set(s.criteria_hit ?? [])].sort(),
+    ...(s.reason !== undefined ? { reason: s.reason } : {}),
+  }));
+}
+
+export function cleanEntries(entries: readonly RankedEntry[]): RankedEntry[] {
+  return entries.map((e) => {
+    const out: RankedEntry = { doc_id: e.doc_id, rank: e.rank };
+    if (e.role !== undefined) out.role = e.role;
+    if (e.why !== undefined) out.why = e.why;
+    if (e.cite !== undefined) {
+      out.cite = {};
+      for (const k of ["doi", "title", "year", "first_author"] as const) {
+        if (e.cite[k] !== undefined) (out.cite as Record<string, unknown>)[k] = e.cite[k];
+      }
+    }
+    return out;
+  });
+}
+
+/** The accepted batch or page every sent id belongs to, if they all belong to one. */
+function acceptedHolder<T extends { doc_ids: number[]; accepted_hash: string | null }>(
+  holders: readonly T[],
+  ids: readonly number[],
+): T | undefined {
+  if (ids.length === 0) return undefined;
+  const h = holders.find((x) => x.accepted_hash !== null && x.doc_ids.includes(ids[0] as number));
+  return h && ids.every((id) => h.doc_ids.includes(id)) ? h : undefined;
+}
+
+export async function acceptScreen(call: Call, scores: ScreenScore[]): Promise<ScanEnvelope> {
+  const state = call.state;
+  const hash = artifactHash(scores);
+  const held = acceptedHolder(
+    state.batches,
+    scores.map((s) => s.doc_id),
+  );
+  if (held) {
+    if (held.accepted_hash === hash) return envelopeOf(state, call.records, { replayed: true });
+    throw alreadyAccepted("screening batch", held.index);
+  }
+  const step = nextStepOf(state);
+  if (step.kind !== "screen") {
+    if (state.phase === "complete")
+      throw wrongPhase("This scan is complete and takes nothing new.", "complete");
+    throw wrongPhase("The scan is not asking for screen_scores now.", nextActionOf(state));
+  }
+  checkScreenScores(
+    step.batch.doc_ids,
+    scores,
+    state.inputs.queries.criteria.map((c) => c.id),
+  );
+  step.batch.scores = scores;
+  step.batch.accepted_hash = hash;
+  call.save();
+  return advance(call);
+}
+
+export async function acceptGap(call: Call, queries: GapQuery[]): Promise<ScanEnvelope> {
+  const state = call.state;
+  const clean = queries.map((q) => ({
+    text: q.text,
+    criterion: q.criterion,
+    ...(q.kind ? { kind: q.kind } : {}),
+  }));
+  const hash = artifactHash(clean.map((q, i) => ({ doc_id: i, ...q })));
+  if (state.gap?.accepted_hash) {
+    if (state.gap.accepted_hash === hash) return envelopeOf(state, call.records, { replayed: true });
+    throw new ScanError("conflict", "Gap queries were already accepted; they are never changed.", {
+      conflict: "already_accepted",
+    });
+  }
+  if (nextStepOf(state).kind !== "gap_queries") {
+    if (state.phase === "complete")
+      throw wrongPhase("This scan is complete and takes nothing new.", "complete");
+    throw wrongPhase("The scan is not asking for gap_queries now.", nextActionOf(state));
+  }
+  const known = new Set(state.inputs.queries.criteria.map((c) => c.id));
+  const bad = [...new Set(clean.filter((q) => !known.has(q.criterion)).map((q) => q.criterion))];
+  if (clean.length > 8) {
+    throw new ScanError("invalid_argument", "At most 8 gap queries.", {
+      field: "gap_queries",
+      reason: "bad_artifact",
+    });
+  }
+  if (bad.length || clean.some((q) => typeof q.text !== "string" || q.text.trim() === "")) {
+    throw badArtifact("gap query list", {
+      missing_ids: [],
+      unknown_ids: [],
+      duplicate_ids: [],
+      bad_criteria: bad,
+    });
+  }
+  const gap = state.gap as NonNullable<ScanState["gap"]>;
+  gap.queries = clean;
+  gap.accepted_hash = hash;
+  if (clean.length > 0) {
+    const planned = clean.map((q, i) => ({ id: `G${i + 1}`, text: q.text }));
+    state.tasks.push(...planTasks(1, planned, state.inputs.retrieval));
+    state.retrieving = 1;
+  }
+  call.save();
+  return advance(call);
+}
+
+export async function acceptRanked(call: Call, entries: RankedEntry[]): Promise<ScanEnvelope> {
+  const state = call.state;
+  const hash = artifactHash(entries);
+  const held = acceptedHolder(
+    state.pages,
+    entries.map((e) => e.doc_id),
+  );
+  if (held) {
+    if (held.accepted_hash === hash) return envelopeOf(state, call.records, { replayed: true });
+    throw alreadyAccepted("shortlist page", held.index);
+  }
+  const step = nextStepOf(state);
+  if (step.kind !== "rank") {
+    if (state.phase === "complete")
+      throw wrongPhase("This scan is complete and takes nothing new.", "complete");
+    throw wrongPhase("The scan is not asking for ranked_entries now.", nextActionOf(state));
+  }
+  checkRankedPage(step.page.doc_ids, entries);
+  acceptPage(step.page, entries, hash);
+  call.save();
+  return advance(call);
+}
+
+function acceptPage(page: Page, entries: RankedEntry[], hash: string): void {
+  const order = new Map(page.doc_ids.map((id, i) => [id, i]));
+  page.entries = [...entries].sort((a, b) => (order.get(a.doc_id) ?? 0) - (order.get(b.doc_id) ?? 0));
+  page.accepted_hash = hash;
+}
+
+/** Entries sent with scan_verify: merged page by page; an accepted page must match exactly. */
+export function mergeFinalEntries(state: ScanState, entries: RankedEntry[]): { replayOnly: boolean } {
+  const pageOf = new Map<number, Page>();
+  for (const p of state.pages) for (const id of p.doc_ids) pageOf.set(id, p);
+  const unknown = entries.filter((e) => !pageOf.has(e.doc_id)).map((e) => e.doc_id);
+  if (unknown.length) {
+    throw badArtifact("ranked entry list", {
+      missing_ids: [],
+      unknown_ids: unknown,
+      duplicate_ids: [],
+      bad_criteria: [],
+    });
+  }
+  const byPage = new Map<Page, RankedEntry[]>();
+  for (const e of entries) {
+    const p = pageOf.get(e.doc_id) as Page;
+    byPage.set(p, [...(byPage.get(p) ?? []), e]);
+  }
+  let replayOnly = true;
+  for (const [page, list] of byPage) {
+    if (page.accepted_hash !== null) {
+      const accepted = new Map((page.entries ?? []).map((e) => [e.doc_id, artifactHash([e])]));
+      if (list.some((e) => accepted.get(e.doc_id) !== artifactHash([e])))
+        throw alreadyAccepted("shortlist page", page.index);
+      continue;
+    }
+    checkRankedPage(page.doc_ids, list);
+    acceptPage(page, list, artifactHash(list));
+    replayOnly = false;
+  }
+  return { replayOnly };
+}
