@@ -1,6 +1,7 @@
 import { createScanEngine, defaultScanDataDir, type ScanEngine, ScanError } from "@resmon/scan";
 import type { Backend } from "./backend.js";
 import type { Answer, Ctx } from "./context.js";
+import { intFromEnv } from "./env-int.js";
 import { ToolError } from "./errors.js";
 
 /**
@@ -8,15 +9,10 @@ import { ToolError } from "./errors.js";
  * the server's own discovery, and every ScanError turned into the contract's error through the funnel.
  */
 
-function positiveInt(raw: string | undefined): number | undefined {
-  if (!raw) return undefined;
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-}
-
 /** The engine for this server's environment (which, in tests, is not process.env). */
 export function scanEngineFor(backend: Backend, env: Record<string, string | undefined>): ScanEngine {
-  const waitMs = positiveInt(env.RESMON_MCP_SCAN_WAIT_MS);
+  // 0 is allowed: every mutating call answers at once, and polls do the waiting.
+  const waitMs = intFromEnv(env.RESMON_MCP_SCAN_WAIT_MS, 0);
   return createScanEngine({
     connect: () => backend.client(),
     dataDir: defaultScanDataDir(env),

@@ -13,6 +13,7 @@ import type { ScanEngine } from "@resmon/scan";
 import { Backend, type DiscoverFn } from "./backend.js";
 import type { Answer, Ctx, Handler } from "./context.js";
 import { withoutCredentialFields } from "./credential-fields.js";
+import { intFromEnv } from "./env-int.js";
 import { boundEchoes, invalidArgument, ToolError, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
 import { hostInfo, isReadOnly } from "./host-info.js";
@@ -36,13 +37,6 @@ export type ToolOutcome = { ok: true; answer: Answer } | { ok: false; error: Err
 
 const OFFSET_REFUSED =
   "search_corpus pages by cursor, not offset: pass the next_cursor of the previous answer as cursor. resmon seeks the corpus on (publication date, id), and emulating an offset would re-read every earlier page on each call, so an offset is refused rather than silently ignored.";
-
-function timeoutFrom(env: Record<string, string | undefined>): number | undefined {
-  const raw = env.RESMON_MCP_TIMEOUT_MS;
-  if (!raw) return undefined;
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-}
 
 function fieldOf(issue: { path: readonly PropertyKey[]; code?: string; keys?: readonly string[] }): string {
   if (issue.path.length > 0) return issue.path.map(String).join(".");
@@ -109,7 +103,7 @@ export interface ResmonTools {
 export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   const env = options.env ?? process.env;
   const readOnly = isReadOnly(env);
-  const timeoutMs = options.timeoutMs ?? timeoutFrom(env);
+  const timeoutMs = options.timeoutMs ?? intFromEnv(env.RESMON_MCP_TIMEOUT_MS, 1);
   const backend = new Backend({
     env,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),

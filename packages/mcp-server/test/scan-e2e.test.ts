@@ -117,7 +117,7 @@ describe.skipIf(!HAVE_CLI)("a whole scan over stdio", () => {
 });
 
 describe.skipIf(!HAVE_CLI)("admission", () => {
-  it("sweeps refused 429 while resmon's slots are full wait their turn: the scan answers await_retrieval, then proceeds", async () => {
+  it("sweeps refused 429 while resmon's slots are full (a queued routine fire goes first) wait their turn: the scan answers await_retrieval, then proceeds", async () => {
     kit.setAdmission({ maxConcurrent: 2 });
     kit.fillSlots();
     const from = kit.requests.length;
@@ -130,6 +130,13 @@ describe.skipIf(!HAVE_CLI)("admission", () => {
       .slice(from)
       .filter((r) => r.route === "/api/search/sweep" && r.status === 429);
     expect(refused.length).toBeGreaterThan(0);
+    // A routine fire queued meanwhile (resmon's own queue) takes the first slot that frees.
+    const fire = await fetch(`${kit.baseUrl}/api/routines/2/run`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${kit.token}` },
+    });
+    expect(fire.status).toBe(202);
+    expect(((await fire.json()) as { queued?: boolean }).queued).toBe(true);
     kit.freeSlots();
     const { final } = await followScan(session.call, args);
     expect(final.phase).toBe("complete");
