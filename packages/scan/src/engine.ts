@@ -213,7 +213,9 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     // Read-only and never waits on the lock: scan.json is only ever replaced whole.
     const state = dir.readState();
     if (!state) throw notFound(scanId);
-    const envelope = envelopeOf(state, dir.readRecords());
+    // Only a batch or a page shows records; the rest of the envelope comes from scan.json alone.
+    const kind = nextStepOf(state).kind;
+    const envelope = envelopeOf(state, kind === "screen" || kind === "rank" ? dir.readRecords() : {});
     if (args.include_markdown && state.files) {
       envelope.payload.markdown = readFileSync(state.files.md, "utf8");
     }

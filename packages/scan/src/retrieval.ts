@@ -152,7 +152,8 @@ async function submit(call: Call, client: ResmonClient, task: RetrievalTask): Pr
   const inputs = call.state.inputs;
   task.status = "submitting";
   task.request_id = randomUUID();
-  task.submitted_at = call.now().toISOString();
+  // Wall-clock time: reconciliation compares it with resmon's start times.
+  task.submitted_at = new Date().toISOString();
   task.attempts++;
   call.save();
   const outcome = await submitSweep(client, {

@@ -96,6 +96,8 @@ describe("refusals", () => {
     const engine = r.engine();
     const { args, env } = await toScreening(engine);
     const items = (env.payload.batch as Items).items;
+    // scan_result shows the same batch, read from disk without the lock.
+    expect((await engine.result({ scan_id: args.scan_id })).payload).toEqual(env.payload);
     const two = await refusal(
       engine.continue({ scan_id: args.scan_id, screen_scores: scoreBatch(items), gap_queries: [] }),
     );

@@ -43,7 +43,7 @@ const SOURCES = [
   "plos",
 ];
 
-/** Score everything 3, rank in order, cite resmon's own values except a wrong DOI on the first page's first paper. */
+/** Score everything 3, rank in order, cite resmon's own values except a wrong DOI on one paper of the first page. */
 async function runScan(): Promise<{ done: ScanEnvelope; wrongDoiId: number; realDoi: string | null }> {
   const engine = r.engine();
   const args = startArgs({ queries: RETRACTION_PLAN, sources: SOURCES, per_query: 20 });
@@ -69,7 +69,8 @@ async function runScan(): Promise<{ done: ScanEnvelope; wrongDoiId: number; real
         rank: rank++,
         cite: { ...(it.doi ? { doi: it.doi.toUpperCase() } : {}), ...(it.title ? { title: it.title } : {}) },
       }));
-      const first = entries.find((e) => e.doc_id !== 7);
+      // Not the first ranked paper: that one is made no_record below.
+      const first = entries.filter((e) => e.doc_id !== 7)[1];
       if (wrongDoiId < 0 && first) {
         wrongDoiId = first.doc_id;
         realDoi = items.find((it) => it.doc_id === first.doc_id)?.doi ?? null;
@@ -79,6 +80,8 @@ async function runScan(): Promise<{ done: ScanEnvelope; wrongDoiId: number; real
     } else if (env.next_action === "verify_ranked") {
       // The first lifecycle check fails: that paper is lifecycle_unchecked, never "not retracted".
       r.kit.setFault("/api/documents/{doc_id}/lifecycle", { kind: "status", status: 503 }, { times: 1 });
+      // The batch export and the first one-by-one export answer no rows: that paper is no_record.
+      r.kit.setFault("/api/export/references", { kind: "status", status: 200, body: [] }, { times: 2 });
       env = await engine.verify({ scan_id });
     } else throw new Error(String(env.next_action));
   }
@@ -120,6 +123,13 @@ describe("verification against resmon's record", () => {
     expect(unchecked[0].lifecycle_unchecked).toBe(true);
     expect(unchecked[0].retraction).toBeNull();
     expect(evidence.lifecycle_unchecked).toContain(unchecked[0].doc_id);
+
+    const noRecord = state.verdicts.filter((v: { no_record: boolean }) => v.no_record);
+    expect(noRecord.length).toBe(1);
+    expect(noRecord[0]).toMatchObject({ verified: false, record: null, mismatches: [] });
+    expect(evidence.unverified).toEqual(
+      expect.arrayContaining([expect.objectContaining({ doc_id: noRecord[0].doc_id, no_record: true })]),
+    );
 
     const md = readFileSync(files.md, "utf8");
     expect(md).toContain("[UNVERIFIED — check manually]");
