@@ -316,6 +316,7 @@ describe.skipIf(!HAVE_CLI)("doctor --tools against the stand-in", { timeout: 120
     expect(text).toMatch(/FAIL {2}health +does not match its output schema/);
     expect(text).toMatch(/FAIL {2}list_sources +the answer carries the token/);
     expect(text).toMatch(/FAIL {2}get_analytics +an error outside the contract's model/);
+    expect(text).toMatch(/FAIL {2}get_watchdog_findings +error upstream_error/);
     expect(text).toMatch(/FAIL {2}run_sweep +was not refused as read-only/);
     expect(text).toMatch(/FAIL {2}token +the token appears in what the server wrote/);
     expect(text).toMatch(/MISMATCH: \d+ of \d+ checks did not match the contract\./);
