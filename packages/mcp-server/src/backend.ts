@@ -3,6 +3,7 @@ import {
   type ApiResult,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PROBE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
   type DiscoveryRefusal,
   describeBytes,
   discover,
@@ -43,6 +44,9 @@ export function maxBodyBytesFrom(env: Record<string, string | undefined>): numbe
   const n = raw ? Number(raw) : Number.NaN;
   return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_MAX_BODY_BYTES;
 }
+
+/** How far past its timeout one request may run, finding resmon included (the bound is timeout + 1 s). */
+const CALL_SLACK_MS = 750;
 
 export function refusalToError(refusal: DiscoveryRefusal): ToolError {
   const detail: Record<string, unknown> = { reason: refusal.kind, port_file: refusal.portFile };
@@ -112,10 +116,42 @@ export class Backend {
     await this.forget();
   }
 
-  /** Run one request; answer its data or throw the mapped ToolError. */
+  /**
+   * Run one request; answer its data or throw the mapped ToolError. Finding resmon first counts
+   * against the same timeout: a probe and a request that are each slow just under it must not add up.
+   */
   async call<T>(
     send: (client: ResmonClient) => Promise<ApiResult<T>>,
     options: CallOptions = {},
+  ): Promise<T> {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const work = this.callOnce(send, options);
+    // The loser of the race may still fail later; that is not an unhandled rejection.
+    work.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(this.lateError(timeoutMs)), timeoutMs + CALL_SLACK_MS);
+    });
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private lateError(timeoutMs: number): ToolError {
+    const baseUrl = this.connection?.baseUrl;
+    return backendUnavailable(
+      `Finding resmon and asking it took longer than ${Math.round(timeoutMs / 1000)} seconds, so this call gave up.`,
+      baseUrl ? [baseUrl] : [],
+      false,
+      { timeout_ms: timeoutMs },
+    );
+  }
+
+  private async callOnce<T>(
+    send: (client: ResmonClient) => Promise<ApiResult<T>>,
+    options: CallOptions,
   ): Promise<T> {
     const connection = await this.connect();
     let result: ApiResult<T>;
