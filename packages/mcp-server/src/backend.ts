@@ -38,6 +38,19 @@ interface Connection {
   baseUrl: string;
 }
 
+/** RESMON_MCP_TIMEOUT_MS: the per-request timeout (a positive integer), else undefined (the default). */
+export function timeoutFrom(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.RESMON_MCP_TIMEOUT_MS;
+  if (!raw) return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** The discovery probe's timeout: resmon's 3 s, never longer than the request timeout itself. */
+export function probeTimeoutFor(timeoutMs: number | undefined): number {
+  return Math.min(DEFAULT_PROBE_TIMEOUT_MS, timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
+}
+
 /** RESMON_MCP_MAX_BODY_BYTES: the largest answer read from resmon (a positive integer), else 16 MiB. */
 export function maxBodyBytesFrom(env: Record<string, string | undefined>): number {
   const raw = env.RESMON_MCP_MAX_BODY_BYTES?.trim();
@@ -94,7 +107,7 @@ export class Backend {
     const found = await discoverFn({
       env: this.options.env,
       // The probe never outlasts the call's own timeout, so a call that discovers ends within it too.
-      probeTimeoutMs: Math.min(DEFAULT_PROBE_TIMEOUT_MS, timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS),
+      probeTimeoutMs: probeTimeoutFor(timeoutMs),
       maxBodyBytes: maxBodyBytesFrom(this.options.env),
       // The token the client sends, as read: a second read of the file could find another one.
       onToken: registerSecret,

@@ -19,7 +19,7 @@ import {
   tokenFileFor,
 } from "@resmon/api-client";
 import { CONTRACT_VERSION } from "@resmon/mcp-contract";
-import { maxBodyBytesFrom } from "./backend.js";
+import { maxBodyBytesFrom, probeTimeoutFor, timeoutFrom } from "./backend.js";
 import { registerSecret, scrub } from "./scrub.js";
 import { PACKAGE_VERSION } from "./version.js";
 
@@ -192,7 +192,8 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
     env,
     platform,
     homedir,
-    probeTimeoutMs: opts.probeTimeoutMs ?? 3_000,
+    // The server's own probe timeout, so "a harness reaches it" is said only when the server would.
+    probeTimeoutMs: opts.probeTimeoutMs ?? probeTimeoutFor(timeoutFrom(env)),
     maxBodyBytes: maxBodyBytesFrom(env),
     onToken: (value) => {
       token = value;

@@ -9,7 +9,7 @@ import {
   type ToolsListEntry,
   toolsListEntries,
 } from "@resmon/mcp-contract";
-import { Backend, type DiscoverFn } from "./backend.js";
+import { Backend, type DiscoverFn, timeoutFrom } from "./backend.js";
 import type { Answer, Ctx, Handler } from "./context.js";
 import { withoutCredentialFields } from "./credential-fields.js";
 import { boundEchoes, invalidArgument, ToolError, toEnvelope } from "./errors.js";
@@ -34,13 +34,6 @@ export type ToolOutcome = { ok: true; answer: Answer } | { ok: false; error: Err
 
 const OFFSET_REFUSED =
   "search_corpus pages by cursor, not offset: pass the next_cursor of the previous answer as cursor. resmon seeks the corpus on (publication date, id), and emulating an offset would re-read every earlier page on each call, so an offset is refused rather than silently ignored.";
-
-function timeoutFrom(env: Record<string, string | undefined>): number | undefined {
-  const raw = env.RESMON_MCP_TIMEOUT_MS;
-  if (!raw) return undefined;
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-}
 
 function fieldOf(issue: { path: readonly PropertyKey[]; code?: string; keys?: readonly string[] }): string {
   if (issue.path.length > 0) return issue.path.map(String).join(".");

@@ -1,6 +1,8 @@
 /** `resmon-mcp doctor` against the testkit: every way discovery can refuse, and one that works. */
 import { execFile, execFileSync } from "node:child_process";
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -183,6 +185,31 @@ describe("resmon-mcp doctor", () => {
     expect(text).toContain(`Nothing accepted a connection at http://127.0.0.1:${port}`);
     expect(text).toContain(`What to do: ${WHAT_TO_DO.not_answering}`);
     expect(text).not.toContain(`What to do: ${WHAT_TO_DO.no_token_file}`);
+  });
+
+  it("probes within RESMON_MCP_TIMEOUT_MS, as the server does: no OK for a resmon the server would give up on", async () => {
+    // The stand-in's health, 400 ms late: inside doctor's usual 3 s, past the 100 ms the server is given.
+    const slow = createServer((req, res) => {
+      setTimeout(() => {
+        fetch(`http://127.0.0.1:${kit.port}${req.url}`, { headers: { authorization: `Bearer ${kit.token}` } })
+          .then(async (answer) => res.writeHead(answer.status).end(await answer.text()))
+          .catch(() => res.destroy());
+      }, 400);
+    });
+    await new Promise<void>((done) => slow.listen(0, "127.0.0.1", done));
+    const port = (slow.address() as AddressInfo).port;
+    const state = join(dir, "slow-state");
+    await mkdir(state, { recursive: true });
+    await writeFile(join(state, `api-token-${port}`), kit.token, { mode: 0o600 });
+    try {
+      const env = { RESMON_PORT: String(port), RESMON_STATE_DIR: state, RESMON_MCP_TIMEOUT_MS: "100" };
+      const { code, text } = await doctor(env, undefined, { probeTimeoutMs: undefined });
+      expect(code).toBe(1);
+      expect(text).toContain("Refused (not_answering)");
+      expect(text).toContain("within 100 ms");
+    } finally {
+      await new Promise((done) => slow.close(done));
+    }
   });
 
   it("warns, without refusing, when the token file is readable by others", async () => {
