@@ -1,7 +1,8 @@
 /**
- * A reply well under the body ceiling can still be hostile: a million malformed rows. The answer
- * check stops at the first issue, so the call is refused at once rather than building an issue per
- * row (before the fix: about 11 s for this reply on a loaded 2-core machine, after it under 1 s).
+ * A reply well under the body ceiling can still be hostile: a million malformed rows; and so can an
+ * argument line well under the line limit. Both checks stop at the first issue, so the call is
+ * refused at once rather than building an issue per row (before the fix: about 11 s for this reply
+ * on a loaded 2-core machine, after it under 1 s).
  */
 import { describe, expect, it } from "vitest";
 import { useFakeSession } from "./helpers/fake-session.js";
@@ -23,6 +24,19 @@ describe("a dense malformed reply under the ceiling", () => {
     expect(body.detail).toEqual({ field: "findings.0.severity" });
     // Serialising and parsing the reply itself takes a few seconds on a loaded machine; an issue
     // per row took several times that.
+    expect(elapsed).toBeLessThan(5_000);
+  });
+});
+
+describe("a dense malformed argument under the line limit", () => {
+  it("is invalid_argument naming the first bad item, without an issue per item", {
+    timeout: 60_000,
+  }, async () => {
+    const started = Date.now();
+    const { body } = await call("search_corpus", { query: "a", sources: Array(ROWS).fill(1) });
+    const elapsed = Date.now() - started;
+    expect(body.error).toBe("invalid_argument");
+    expect(body.detail).toMatchObject({ field: "sources.0" });
     expect(elapsed).toBeLessThan(5_000);
   });
 });
