@@ -10,6 +10,7 @@ import { READ_TOOLS, WRITE_TOOLS } from "@resmon/mcp-contract";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDoctor, WHAT_TO_DO } from "../src/doctor.js";
+import { MAX_ECHO_CHARS } from "../src/errors.js";
 import { WRITE_PLAN } from "../src/live-check.js";
 import { CLI, cleanEnv, HAVE_CLI } from "./helpers/spawn.js";
 
@@ -170,6 +171,20 @@ describe("resmon-mcp doctor", () => {
       expect(code).toBe(0);
       expect(text).toContain("resmon version:  v-<redacted>");
       expect(text).toContain("unavailable (no <redacted>)");
+    } finally {
+      kit.clearFaults();
+    }
+  });
+
+  it("cuts resmon's own text to the echo bound (a 1 MB health version is not printed whole)", async () => {
+    const version = "v".repeat(1_000_000);
+    kit.setFault("/api/health", { kind: "status", status: 200, body: { status: "ok", version } });
+    try {
+      const { code, text } = await doctor(named());
+      expect(code).toBe(0);
+      const line = text.split("\n").find((l) => l.startsWith("  resmon version:")) ?? "";
+      expect(line.length).toBeLessThan(MAX_ECHO_CHARS + 100);
+      expect(line).toContain(`(${version.length - MAX_ECHO_CHARS} more characters not shown)`);
     } finally {
       kit.clearFaults();
     }
