@@ -68,6 +68,18 @@ describe("the shipped bin", { timeout: 30_000 }, () => {
     expect(specifiers).toContain("node:module");
   });
 
+  it("carries the v2 server SDK, and nothing of the old @modelcontextprotocol/sdk", async () => {
+    // esbuild marks each bundled module with its path: the packages inside are named there.
+    const files = [BUNDLE, ...(await readdir(CHUNKS)).map((f) => join(CHUNKS, f))];
+    const text = (await Promise.all(files.map((f) => readFile(f, "utf8")))).join("\n");
+    const packages = new Set(
+      [...text.matchAll(/node_modules\/\.pnpm\/(@modelcontextprotocol\+[a-z-]+)@(\d+)/g)].map(
+        (m) => `${m[1]}@${m[2]}`,
+      ),
+    );
+    expect([...packages].sort()).toEqual(["@modelcontextprotocol+core@2", "@modelcontextprotocol+server@2"]);
+  });
+
   it("the specifier scan sees a bare import", () => {
     const code = 'import { z } from "zod";\nconst u = __require("undici");\nawait import("x");';
     expect(importedSpecifiers(code)).toEqual(["undici", "x", "zod"]);
