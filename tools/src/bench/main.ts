@@ -229,8 +229,10 @@ async function measure(
   // The stand-in runs in its own process here, as resmon does (standin.ts says why).
   const standin = await startStandinProcess(mkdtempSync(join(tmpdir(), "resmon-bench-standin-")));
   const perCallCompared: Record<string, PerCallReport> = {};
+  let builtPerCall: PerCallReport | undefined;
   try {
     const perCall = await measurePerCall(standin, builtServer(), settings);
+    builtPerCall = perCall;
     rows.push(...perCallRows("", perCall, bareRss));
     extra.perCall = perCall;
     // The second floor: what a stdio bridge that does nothing but relay pays for the same calls.
@@ -281,6 +283,25 @@ async function measure(
           p.tools.median,
           "info",
           null,
+        ),
+      );
+    }
+  }
+  // Issue 12: a tools/call fast path (skipping the SDK) is kept only if it would save at least a
+  // quarter of the per-call overhead over stdio. What the SDK adds to a call is all it could save.
+  for (const p of pipeline) {
+    const o = builtPerCall?.overhead.find((x) => x.label === p.label);
+    if (!o) continue;
+    for (const era of ["legacy", "modern"] as const) {
+      const saving = (p[era].median - p.tools.median) / 1000;
+      rows.push(
+        row(
+          `the most a tools/call fast path could save, ${era === "legacy" ? "2025 era" : "2026-07-28 era"}, ${p.label}: the SDK's part of a call (vs the per-call overhead over stdio)`,
+          "ms",
+          saving,
+          o.overhead.median,
+          "ratio < 0.25 (else keep a fast path)",
+          saving / o.overhead.median < 0.25,
         ),
       );
     }
