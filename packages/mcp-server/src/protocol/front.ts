@@ -80,6 +80,8 @@ export interface Front {
 export function createFront(readOnly: boolean, write: (frame: string) => void): Front {
   const legacy = readOnly ? RECORDED.legacy.readOnly : RECORDED.legacy.full;
   const modern = readOnly ? RECORDED.modern.readOnly : RECORDED.modern.full;
+  const tools = readOnly ? RECORDED.tools.readOnly : RECORDED.tools.full;
+  const listFrame = ([before, after]: [string, string]) => `${before}${tools}${after}`;
   let era: "legacy" | "modern" | undefined;
   let initialized = false;
   let listed = false;
@@ -113,7 +115,7 @@ export function createFront(readOnly: boolean, write: (frame: string) => void): 
         return true;
       }
       if (method === "tools/list" && era === "legacy" && initialized && noParams(params)) {
-        answer(legacy.toolsList, id);
+        answer(listFrame(legacy.toolsList), id);
         listed = true;
         return true;
       }
@@ -122,7 +124,7 @@ export function createFront(readOnly: boolean, write: (frame: string) => void): 
         era !== "legacy" &&
         plainEnvelope(params)
       ) {
-        answer(method === "server/discover" ? modern.discover : modern.toolsList, id);
+        answer(method === "server/discover" ? modern.discover : listFrame(modern.toolsList), id);
         era = "modern";
         listed = method === "tools/list";
         return true;

@@ -72,7 +72,20 @@ async function legacyInitialize(readOnly: boolean, protocolVersion: string): Pro
   );
 }
 
-async function legacyToolsList(readOnly: boolean): Promise<string> {
+/**
+ * A tools/list frame cut around its tools array, which both eras answer alike: the front keeps one
+ * copy of that array's JSON and puts each era's frame back together around it.
+ */
+function aroundTools(message: JSONRPCMessage, id: number): { tools: string; around: [string, string] } {
+  const prefix = prefixOf(message, id);
+  const tools = JSON.stringify((message as unknown as { result: { tools: unknown } }).result.tools);
+  const at = prefix.indexOf(tools);
+  if (at < 0 || prefix.indexOf(tools, at + 1) >= 0)
+    throw new Error("tools/list's frame does not hold its tools once");
+  return { tools, around: [prefix.slice(0, at), prefix.slice(at + tools.length)] };
+}
+
+async function legacyToolsList(readOnly: boolean) {
   return withSession(readOnly, async (request, notify) => {
     await request({
       id: 1,
@@ -80,17 +93,17 @@ async function legacyToolsList(readOnly: boolean): Promise<string> {
       params: { protocolVersion: LEGACY_FALLBACK_VERSION, capabilities: {}, clientInfo: CLIENT },
     });
     notify({ method: "notifications/initialized" });
-    return prefixOf(await request({ id: 2, method: "tools/list" }), 2);
+    return aroundTools(await request({ id: 2, method: "tools/list" }), 2);
   });
 }
 
-async function modern(readOnly: boolean, version: string): Promise<{ discover: string; toolsList: string }> {
+async function modern(readOnly: boolean, version: string) {
   return withSession(readOnly, async (request) => ({
     discover: prefixOf(
       await request({ id: 1, method: "server/discover", params: { _meta: ENVELOPE(version) } }),
       1,
     ),
-    toolsList: prefixOf(
+    toolsList: aroundTools(
       await request({ id: 2, method: "tools/list", params: { _meta: ENVELOPE(version) } }),
       2,
     ),
@@ -108,13 +121,17 @@ async function recordFor(readOnly: boolean) {
       `expected exactly one modern protocol revision, the SDK serves ${MODERN_PROTOCOL_VERSIONS.join(", ")}`,
     );
   }
+  const legacyList = await legacyToolsList(readOnly);
+  const { discover, toolsList: modernList } = await modern(readOnly, version);
+  if (modernList.tools !== legacyList.tools) throw new Error("the two eras list different tools");
   return {
+    tools: legacyList.tools,
     legacy: {
       initialize,
       initializeOther: await legacyInitialize(readOnly, UNKNOWN_VERSION),
-      toolsList: await legacyToolsList(readOnly),
+      toolsList: legacyList.around,
     },
-    modern: await modern(readOnly, version),
+    modern: { discover, toolsList: modernList.around },
   };
 }
 
@@ -124,6 +141,7 @@ export async function recordOpenings() {
   const readOnly = await recordFor(true);
   return {
     modernVersions: [...MODERN_PROTOCOL_VERSIONS],
+    tools: { full: full.tools, readOnly: readOnly.tools },
     legacy: { full: full.legacy, readOnly: readOnly.legacy },
     modern: { full: full.modern, readOnly: readOnly.modern },
   };
