@@ -1,4 +1,4 @@
-import { CONTRACT_VERSION, SERVER_NAME } from "./generated/first-answers.js";
+import { CONTRACT_VERSION, SERVER_NAME } from "./generated/identity.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 /**

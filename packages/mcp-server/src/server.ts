@@ -16,8 +16,16 @@ import { boundEchoes, invalidArgument, ToolError, toEnvelope } from "./errors.js
 import { HANDLERS } from "./handlers/index.js";
 import { hostInfo, isReadOnly } from "./host-info.js";
 import { log } from "./log.js";
+import {
+  type JSONRPCMessage,
+  type Session,
+  serveSession,
+  serveTransport,
+  type ToolCallOutcome,
+  type ToolHost,
+  type Transport,
+} from "./protocol/sdk.js";
 import { jsonText, scrub, scrubDeep } from "./scrub.js";
-import { createMcpServer, type McpServerHandle, type ToolCallOutcome, type ToolHost } from "./sdk.js";
 
 export interface ServerOptions {
   /** The environment to read RESMON_* from (default: process.env). */
@@ -171,31 +179,40 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
 }
 
 export function outcomeForSdk(outcome: ToolOutcome): ToolCallOutcome {
-  if (outcome.ok) {
-    // jsonText is JSON.stringify of the answer (made once, by scrubDeep), so it is also the exact
-    // JSON of structuredContent.
-    const text = jsonText(outcome.answer);
-    return { text, structured: outcome.answer, structuredJson: text, isError: false };
-  }
+  if (outcome.ok) return { text: jsonText(outcome.answer), structured: outcome.answer, isError: false };
   return { text: jsonText(outcome.error), isError: true };
+}
+
+export interface McpServerHandle {
+  /** Serve one connection over a transport (tests: an in-memory pair), in either protocol era. */
+  connect(transport: Transport): Promise<void>;
+  /** Serve the stdio seam's session: parsed messages in, answers out through `send`. */
+  open(send: (message: JSONRPCMessage) => Promise<void>): Session;
+  close(): Promise<void>;
 }
 
 /** The MCP server: tools from the contract table, handlers by name, one error funnel. */
 export function createServer(options: ServerOptions = {}): { server: McpServerHandle; tools: ResmonTools } {
   const tools = createResmonTools(options);
-  // The same identity the start-up front answers initialize with (stdio.test.ts holds it to the contract).
+  // The same identity the recorded opening answers carry (gen-first-answers.mjs records them from here).
   const host: ToolHost = {
     ...hostInfo(tools.readOnly),
     listTools: () => tools.list() as unknown as Record<string, unknown>[],
     callTool: async (name, args) => outcomeForSdk(await tools.call(name, args)),
   };
-  const server = createMcpServer(host);
+  const served: { close(): Promise<void> }[] = [];
   return {
     server: {
-      connect: (transport) => server.connect(transport),
-      connectStdio: (stdio) => server.connectStdio(stdio),
+      connect: async (transport) => {
+        served.push(serveTransport(host, transport));
+      },
+      open: (send) => {
+        const session = serveSession(host, send, (error) => log(`protocol: ${error.message}`));
+        served.push(session);
+        return session;
+      },
       close: async () => {
-        await server.close();
+        for (const s of served.splice(0)) await s.close().catch(() => undefined);
         await tools.close();
       },
     },
