@@ -7,8 +7,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { TOOL_NAMES } from "@resmon/mcp-contract";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +66,18 @@ describe("the shipped bin", { timeout: 30_000 }, () => {
     const ownChunk = (s: string) => /^\.\/(chunks\/)?[\w.-]+\.js$/.test(s);
     expect([...specifiers].filter((s) => !builtin(s) && !ownChunk(s))).toEqual([]);
     expect(specifiers).toContain("node:module");
+  });
+
+  it("carries the v2 server SDK, and nothing of the old @modelcontextprotocol/sdk", async () => {
+    // esbuild marks each bundled module with its path: the packages inside are named there.
+    const files = [BUNDLE, ...(await readdir(CHUNKS)).map((f) => join(CHUNKS, f))];
+    const text = (await Promise.all(files.map((f) => readFile(f, "utf8")))).join("\n");
+    const packages = new Set(
+      [...text.matchAll(/node_modules\/\.pnpm\/(@modelcontextprotocol\+[a-z-]+)@(\d+)/g)].map(
+        (m) => `${m[1]}@${m[2]}`,
+      ),
+    );
+    expect([...packages].sort()).toEqual(["@modelcontextprotocol+core@2", "@modelcontextprotocol+server@2"]);
   });
 
   it("the specifier scan sees a bare import", () => {

@@ -3,6 +3,7 @@ import {
   type ApiResult,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PROBE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
   type DiscoveryRefusal,
   describeBytes,
   discover,
@@ -37,12 +38,28 @@ interface Connection {
   baseUrl: string;
 }
 
+/** RESMON_MCP_TIMEOUT_MS: the per-request timeout (a positive integer), else undefined (the default). */
+export function timeoutFrom(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.RESMON_MCP_TIMEOUT_MS;
+  if (!raw) return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** The discovery probe's timeout: resmon's 3 s, never longer than the request timeout itself. */
+export function probeTimeoutFor(timeoutMs: number | undefined): number {
+  return Math.min(DEFAULT_PROBE_TIMEOUT_MS, timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
+}
+
 /** RESMON_MCP_MAX_BODY_BYTES: the largest answer read from resmon (a positive integer), else 16 MiB. */
 export function maxBodyBytesFrom(env: Record<string, string | undefined>): number {
   const raw = env.RESMON_MCP_MAX_BODY_BYTES?.trim();
   const n = raw ? Number(raw) : Number.NaN;
   return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_MAX_BODY_BYTES;
 }
+
+/** How far past its timeout one request may run, finding resmon included: the bound is timeout + 1 s, and most of that second is left for a loaded machine to frame and write the answer (a load average of 19 on 2 cores took 300 ms). */
+const CALL_SLACK_MS = 250;
 
 export function refusalToError(refusal: DiscoveryRefusal): ToolError {
   const detail: Record<string, unknown> = { reason: refusal.kind, port_file: refusal.portFile };
@@ -90,7 +107,7 @@ export class Backend {
     const found = await discoverFn({
       env: this.options.env,
       // The probe never outlasts the call's own timeout, so a call that discovers ends within it too.
-      probeTimeoutMs: Math.min(DEFAULT_PROBE_TIMEOUT_MS, timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS),
+      probeTimeoutMs: probeTimeoutFor(timeoutMs),
       maxBodyBytes: maxBodyBytesFrom(this.options.env),
       // The token the client sends, as read: a second read of the file could find another one.
       onToken: registerSecret,
@@ -120,10 +137,42 @@ export class Backend {
     await this.forget();
   }
 
-  /** Run one request; answer its data or throw the mapped ToolError. */
+  /**
+   * Run one request; answer its data or throw the mapped ToolError. Finding resmon first counts
+   * against the same timeout: a probe and a request that are each slow just under it must not add up.
+   */
   async call<T>(
     send: (client: ResmonClient) => Promise<ApiResult<T>>,
     options: CallOptions = {},
+  ): Promise<T> {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const work = this.callOnce(send, options);
+    // The loser of the race may still fail later; that is not an unhandled rejection.
+    work.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(this.lateError(timeoutMs)), timeoutMs + CALL_SLACK_MS);
+    });
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private lateError(timeoutMs: number): ToolError {
+    const baseUrl = this.connection?.baseUrl;
+    return backendUnavailable(
+      `Finding resmon and asking it took longer than ${Math.round(timeoutMs / 1000)} seconds, so this call gave up.`,
+      baseUrl ? [baseUrl] : [],
+      false,
+      { timeout_ms: timeoutMs },
+    );
+  }
+
+  private async callOnce<T>(
+    send: (client: ResmonClient) => Promise<ApiResult<T>>,
+    options: CallOptions,
   ): Promise<T> {
     const connection = await this.connect();
     let result: ApiResult<T>;

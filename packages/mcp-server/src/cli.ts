@@ -1,21 +1,31 @@
 #!/usr/bin/env node
-import { type FullServer, startFront } from "./front.js";
 import { isReadOnly } from "./host-info.js";
 import { log } from "./log.js";
-import { scrub } from "./scrub.js";
+import { type LoadedServer, startStdio } from "./protocol/stdio.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 /**
- * Only the start-up front is imported statically: the SDK, zod, the contract's schemas and the HTTP
- * client (everything behind server.js, sdk.js and doctor.js) load when first needed, so a harness
- * gets initialize and tools/list at about the cost of starting node (see the README's Performance).
+ * Only the stdio entry and its front are imported statically: the SDK, zod, the contract's schemas
+ * and the HTTP client (everything behind server.js, protocol/sdk.js and doctor.js) load when first
+ * needed, so a harness gets its opening answers at about the cost of starting node (README, Performance).
  */
-async function loadFull(filter: (frame: string) => string): Promise<FullServer> {
+async function loadServer(): Promise<LoadedServer> {
   try {
-    const { createServer } = await import("./server.js");
+    const [{ createServer }, sdk] = await Promise.all([import("./server.js"), import("./protocol/sdk.js")]);
     const { server } = createServer();
-    const transport = await server.connectStdio({ filter: (frame) => scrub(filter(frame)) });
-    return { push: (text) => transport.push(text), close: () => server.close() };
+    return {
+      check: (value) => sdk.checkMessage(value) as ReturnType<LoadedServer["check"]>,
+      modernVersions: sdk.MODERN_PROTOCOL_VERSIONS,
+      unsupportedVersion: (id, requested) =>
+        sdk.unsupportedVersionAnswer(id, requested) as ReturnType<LoadedServer["unsupportedVersion"]>,
+      open: (send) => {
+        const session = server.open(send as (message: unknown) => Promise<void>);
+        return {
+          deliver: (message) => session.deliver(message as never),
+          close: () => server.close(),
+        };
+      },
+    };
   } catch (err) {
     log(`could not start: ${err instanceof Error ? err.name : "error"}`);
     throw err;
@@ -50,15 +60,15 @@ async function main(): Promise<void> {
     );
     return;
   }
-  const front = startFront({
+  const entry = startStdio({
     readOnly: isReadOnly(process.env),
     input: process.stdin,
-    write: (frame) => process.stdout.write(scrub(frame)),
-    loadFull,
+    output: process.stdout,
+    load: loadServer,
     onEnd: () => process.exit(),
   });
   const shutdown = () => {
-    front.close().finally(() => process.exit(0));
+    entry.close().finally(() => process.exit(0));
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);

@@ -19,7 +19,8 @@ import {
   tokenFileFor,
 } from "@resmon/api-client";
 import { CONTRACT_VERSION } from "@resmon/mcp-contract";
-import { maxBodyBytesFrom } from "./backend.js";
+import { maxBodyBytesFrom, probeTimeoutFor, timeoutFrom } from "./backend.js";
+import { boundEchoes } from "./errors.js";
 import { registerSecret, scrub } from "./scrub.js";
 import { PACKAGE_VERSION } from "./version.js";
 
@@ -162,15 +163,20 @@ async function liveCheck(
   return ok;
 }
 
+/** resmon's own text, scrubbed and then cut to the bound an error echo has (a cut never splits a token). */
+function said(value: unknown): string {
+  return boundEchoes(scrub(String(value)));
+}
+
 function healthLines(health: unknown): string[] {
   const h = health !== null && typeof health === "object" ? (health as Record<string, unknown>) : {};
-  const lines = [`  status:          ${String(h.status)}`];
-  if (typeof h.version === "string") lines.push(`  resmon version:  ${h.version}`);
+  const lines = [`  status:          ${said(h.status)}`];
+  if (typeof h.version === "string") lines.push(`  resmon version:  ${said(h.version)}`);
   const embeddings = h.embeddings as { extension?: unknown; reason?: unknown } | undefined;
   if (embeddings && typeof embeddings === "object") {
     const ext = embeddings.extension ?? null;
-    const reason = typeof embeddings.reason === "string" ? ` (${embeddings.reason})` : "";
-    lines.push(`  embeddings:      ${ext === null ? `unavailable${reason}` : String(ext)}`);
+    const reason = typeof embeddings.reason === "string" ? ` (${said(embeddings.reason)})` : "";
+    lines.push(`  embeddings:      ${ext === null ? `unavailable${reason}` : said(ext)}`);
   }
   return lines;
 }
@@ -192,7 +198,8 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
     env,
     platform,
     homedir,
-    probeTimeoutMs: opts.probeTimeoutMs ?? 3_000,
+    // The server's own probe timeout, so "a harness reaches it" is said only when the server would.
+    probeTimeoutMs: opts.probeTimeoutMs ?? probeTimeoutFor(timeoutFrom(env)),
     maxBodyBytes: maxBodyBytesFrom(env),
     onToken: (value) => {
       token = value;

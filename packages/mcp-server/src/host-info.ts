@@ -1,9 +1,4 @@
-import {
-  CONTRACT_VERSION,
-  READ_TOOL_COUNT,
-  SERVER_NAME,
-  WRITE_TOOL_COUNT,
-} from "./generated/first-answers.js";
+import { CONTRACT_VERSION, READ_TOOL_COUNT, SERVER_NAME, WRITE_TOOL_COUNT } from "./generated/identity.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 /**

@@ -32,8 +32,12 @@ export interface CallVerdict {
 type Body = Record<string, unknown>;
 type Answer = { isError: boolean; body: Body };
 
-/** The codes a read may honestly answer with against a resmon that is up; the rest are mismatches here. */
-const HONEST_READ_ERRORS = new Set(["not_found", "conflict", "upstream_error"]);
+/**
+ * The codes a read may honestly answer with against a resmon that is up; the rest are mismatches here.
+ * Not upstream_error: the server answers it when resmon's reply lacks what the tool promises, which
+ * is exactly the mismatch this check exists to find.
+ */
+const HONEST_READ_ERRORS = new Set(["not_found", "conflict"]);
 
 /** What --writes does, said before it does it (nothing deletes, so all of it stays). */
 export const WRITE_PLAN: readonly string[] = [

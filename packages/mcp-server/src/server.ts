@@ -10,17 +10,24 @@ import {
   toolsListEntries,
 } from "@resmon/mcp-contract";
 import type { ScanEngine } from "@resmon/scan";
-import { Backend, type DiscoverFn } from "./backend.js";
+import { Backend, type DiscoverFn, timeoutFrom } from "./backend.js";
 import type { Answer, Ctx, Handler } from "./context.js";
 import { withoutCredentialFields } from "./credential-fields.js";
-import { intFromEnv } from "./env-int.js";
 import { boundEchoes, invalidArgument, ToolError, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
 import { hostInfo, isReadOnly } from "./host-info.js";
 import { log } from "./log.js";
+import {
+  type JSONRPCMessage,
+  type Session,
+  serveSession,
+  serveTransport,
+  type ToolCallOutcome,
+  type ToolHost,
+  type Transport,
+} from "./protocol/sdk.js";
 import { scanEngineFor } from "./scan.js";
 import { jsonText, scrub, scrubDeep } from "./scrub.js";
-import { createMcpServer, type McpServerHandle, type ToolCallOutcome, type ToolHost } from "./sdk.js";
 
 export interface ServerOptions {
   /** The environment to read RESMON_* from (default: process.env). */
@@ -45,6 +52,14 @@ function fieldOf(issue: { path: readonly PropertyKey[]; code?: string; keys?: re
 }
 
 /** Validate arguments ourselves: the SDK's -32602 text is not the spec's error shape. */
+/**
+ * zod's abortEarly (what its own validate() passes; the public ParseContext type omits it): stop at
+ * the first issue, which is all a refusal names. Otherwise a reply of a million malformed rows, well
+ * under the body ceiling, cost a million issues (3.4 GB RSS and 77 s were measured), and so did a
+ * 4 MB argument line of two million bad array items (1.9 GB, 21 s).
+ */
+const FIRST_ISSUE_ONLY = { abortEarly: true } as Parameters<ToolDef["output"]["safeParse"]>[1];
+
 export function validateArguments(def: ToolDef, raw: unknown): Record<string, unknown> {
   const input = raw ?? {};
   if (typeof input !== "object" || Array.isArray(input)) {
@@ -53,7 +68,7 @@ export function validateArguments(def: ToolDef, raw: unknown): Record<string, un
   if (def.name === "search_corpus" && Object.hasOwn(input, "offset")) {
     throw invalidArgument(OFFSET_REFUSED, { field: "offset" });
   }
-  const parsed = def.input.safeParse(input);
+  const parsed = def.input.safeParse(input, FIRST_ISSUE_ONLY);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => ({ field: fieldOf(issue), message: issue.message }));
     const first = issues[0] ?? { field: "arguments", message: "invalid" };
@@ -103,7 +118,7 @@ export interface ResmonTools {
 export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   const env = options.env ?? process.env;
   const readOnly = isReadOnly(env);
-  const timeoutMs = options.timeoutMs ?? intFromEnv(env.RESMON_MCP_TIMEOUT_MS, 1);
+  const timeoutMs = options.timeoutMs ?? timeoutFrom(env);
   const backend = new Backend({
     env,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
@@ -131,7 +146,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     // The row's own schema produced these arguments; the cast only restores the per-tool type the
     // table's ToolDef erases.
     const answer = withClampNote(raw, args, await dispatch(name, args as ToolArgs<typeof name>, ctx));
-    const checked = def.output.safeParse(answer);
+    const checked = def.output.safeParse(answer, FIRST_ISSUE_ONLY);
     if (!checked.success) {
       log(
         `${name}: answer did not match its output schema: ${checked.error.issues[0]?.message ?? "?"} at ${checked.error.issues[0]?.path.join(".") ?? ""}`,
@@ -167,31 +182,40 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
 }
 
 export function outcomeForSdk(outcome: ToolOutcome): ToolCallOutcome {
-  if (outcome.ok) {
-    // jsonText is JSON.stringify of the answer (made once, by scrubDeep), so it is also the exact
-    // JSON of structuredContent.
-    const text = jsonText(outcome.answer);
-    return { text, structured: outcome.answer, structuredJson: text, isError: false };
-  }
+  if (outcome.ok) return { text: jsonText(outcome.answer), structured: outcome.answer, isError: false };
   return { text: jsonText(outcome.error), isError: true };
+}
+
+export interface McpServerHandle {
+  /** Serve one connection over a transport (tests: an in-memory pair), in either protocol era. */
+  connect(transport: Transport): Promise<void>;
+  /** Serve the stdio seam's session: parsed messages in, answers out through `send`. */
+  open(send: (message: JSONRPCMessage) => Promise<void>): Session;
+  close(): Promise<void>;
 }
 
 /** The MCP server: tools from the contract table, handlers by name, one error funnel. */
 export function createServer(options: ServerOptions = {}): { server: McpServerHandle; tools: ResmonTools } {
   const tools = createResmonTools(options);
-  // The same identity the start-up front answers initialize with (stdio.test.ts holds it to the contract).
+  // The same identity the recorded opening answers carry (gen-first-answers.mjs records them from here).
   const host: ToolHost = {
     ...hostInfo(tools.readOnly),
     listTools: () => tools.list() as unknown as Record<string, unknown>[],
     callTool: async (name, args) => outcomeForSdk(await tools.call(name, args)),
   };
-  const server = createMcpServer(host);
+  const served: { close(): Promise<void> }[] = [];
   return {
     server: {
-      connect: (transport) => server.connect(transport),
-      connectStdio: (stdio) => server.connectStdio(stdio),
+      connect: async (transport) => {
+        served.push(serveTransport(host, transport));
+      },
+      open: (send) => {
+        const session = serveSession(host, send, (error) => log(`protocol: ${error.message}`));
+        served.push(session);
+        return session;
+      },
       close: async () => {
-        await server.close();
+        for (const s of served.splice(0)) await s.close().catch(() => undefined);
         await tools.close();
       },
     },

@@ -1,6 +1,8 @@
 /** `resmon-mcp doctor` against the testkit: every way discovery can refuse, and one that works. */
 import { execFile, execFileSync } from "node:child_process";
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +10,7 @@ import { READ_TOOLS, SCAN_TOOL_NAMES, WRITE_TOOLS } from "@resmon/mcp-contract";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDoctor, WHAT_TO_DO } from "../src/doctor.js";
+import { MAX_ECHO_CHARS } from "../src/errors.js";
 import { WRITE_PLAN } from "../src/live-check.js";
 import { CLI, cleanEnv, HAVE_CLI } from "./helpers/spawn.js";
 
@@ -176,6 +179,20 @@ describe("resmon-mcp doctor", () => {
     }
   });
 
+  it("cuts resmon's own text to the echo bound (a 1 MB health version is not printed whole)", async () => {
+    const version = "v".repeat(1_000_000);
+    kit.setFault("/api/health", { kind: "status", status: 200, body: { status: "ok", version } });
+    try {
+      const { code, text } = await doctor(named());
+      expect(code).toBe(0);
+      const line = text.split("\n").find((l) => l.startsWith("  resmon version:")) ?? "";
+      expect(line.length).toBeLessThan(MAX_ECHO_CHARS + 100);
+      expect(line).toContain(`(${version.length - MAX_ECHO_CHARS} more characters not shown)`);
+    } finally {
+      kit.clearFaults();
+    }
+  });
+
   it("RESMON_PORT with nothing listening and no state dir: says resmon is not running, having checked the port", async () => {
     const gone = await startTestkit({ stateDir: join(dir, "gone-port"), seed: "small" });
     const port = gone.port;
@@ -186,6 +203,31 @@ describe("resmon-mcp doctor", () => {
     expect(text).toContain(`Nothing accepted a connection at http://127.0.0.1:${port}`);
     expect(text).toContain(`What to do: ${WHAT_TO_DO.not_answering}`);
     expect(text).not.toContain(`What to do: ${WHAT_TO_DO.no_token_file}`);
+  });
+
+  it("probes within RESMON_MCP_TIMEOUT_MS, as the server does: no OK for a resmon the server would give up on", async () => {
+    // The stand-in's health, 400 ms late: inside doctor's usual 3 s, past the 100 ms the server is given.
+    const slow = createServer((req, res) => {
+      setTimeout(() => {
+        fetch(`http://127.0.0.1:${kit.port}${req.url}`, { headers: { authorization: `Bearer ${kit.token}` } })
+          .then(async (answer) => res.writeHead(answer.status).end(await answer.text()))
+          .catch(() => res.destroy());
+      }, 400);
+    });
+    await new Promise<void>((done) => slow.listen(0, "127.0.0.1", done));
+    const port = (slow.address() as AddressInfo).port;
+    const state = join(dir, "slow-state");
+    await mkdir(state, { recursive: true });
+    await writeFile(join(state, `api-token-${port}`), kit.token, { mode: 0o600 });
+    try {
+      const env = { RESMON_PORT: String(port), RESMON_STATE_DIR: state, RESMON_MCP_TIMEOUT_MS: "100" };
+      const { code, text } = await doctor(env, undefined, { probeTimeoutMs: undefined });
+      expect(code).toBe(1);
+      expect(text).toContain("Refused (not_answering)");
+      expect(text).toContain("within 100 ms");
+    } finally {
+      await new Promise((done) => slow.close(done));
+    }
   });
 
   it("warns, without refusing, when the token file is readable by others", async () => {
@@ -319,6 +361,7 @@ describe.skipIf(!HAVE_CLI)("doctor --tools against the stand-in", { timeout: 120
     expect(text).toMatch(/FAIL {2}health +does not match its output schema/);
     expect(text).toMatch(/FAIL {2}list_sources +the answer carries the token/);
     expect(text).toMatch(/FAIL {2}get_analytics +an error outside the contract's model/);
+    expect(text).toMatch(/FAIL {2}get_watchdog_findings +error upstream_error/);
     expect(text).toMatch(/FAIL {2}run_sweep +was not refused as read-only/);
     expect(text).toMatch(/FAIL {2}token +the token appears in what the server wrote/);
     expect(text).toMatch(/MISMATCH: \d+ of \d+ checks did not match the contract\./);

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { EXCLUDED_ROUTES, ROUTES, TOOL_BY_NAME, TOOL_NAMES_1_0, type ToolName } from "@resmon/mcp-contract";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

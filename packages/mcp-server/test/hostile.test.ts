@@ -240,6 +240,25 @@ describe.skipIf(!HAVE_CLI)("the built server against a hostile backend", { timeo
     }
   });
 
+  it("a slow probe and a slow request do not add up: the call that discovers ends within timeout + 1 s", async () => {
+    const listener = await listen();
+    listeners.push(listener);
+    // Health answers just inside the timeout, then the tool's own route never answers.
+    listener.routes.set("/api/health", (_req, res) => {
+      setTimeout(() => json(res, 200, HEALTH), 1_700);
+    });
+    listener.routes.set("/api/routines", () => undefined);
+    const server = await started({
+      RESMON_PORT: String(listener.port),
+      RESMON_STATE_DIR: await stateFor(listener, "slow-probe"),
+      RESMON_MCP_TIMEOUT_MS: "2000",
+    });
+    const answer = await callTool(server, "list_routines");
+    expect(answer.body).toMatchObject({ error: "backend_unavailable", detail: { timeout_ms: 2000 } });
+    // Before the fix: probe + request, about 3.7 s.
+    expect(answer.ms).toBeLessThan(2_000 + 1_000);
+  });
+
   it("a 401 token_missing is said as token_missing, not as a restart", async () => {
     const listener = await listen();
     listeners.push(listener);

@@ -36,15 +36,32 @@ export function floorOnce(env: Record<string, string>): Promise<number> {
   });
 }
 
+export type Era = "legacy" | "modern";
+
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "resmon-bench", version: "1.0.0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+/** What a client of each era sends first: initialize, or server/discover (the 2026-07-28 probe). */
+const OPENING: Record<Era, object> = {
+  legacy: { jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE },
+  modern: { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } },
+};
+
 /**
- * One spawn of the server: start → initialize answered → tools/list answered, as a client does it;
- * with `firstCall`, then a health call too, and the time is spawn → that answer.
+ * One spawn of the server: start → the opening answered (initialize, or server/discover) →
+ * tools/list answered, as a client of that era does it; with `firstCall`, then a health call too,
+ * and the time is spawn → that answer.
  */
 export function serverOnce(
   launch: Launch,
   env: Record<string, string>,
   firstCall = false,
+  era: Era = "legacy",
 ): Promise<{ ms: number; listBytes: number }> {
+  const params = (extra: object) => (era === "modern" ? { ...extra, _meta: ENVELOPE } : extra);
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn(launch.command, launch.args, { stdio: ["pipe", "pipe", "ignore"], env });
@@ -66,16 +83,23 @@ export function serverOnce(
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + 1);
         newline = buffer.indexOf("\n");
-        const id = (JSON.parse(line) as { id?: unknown }).id;
+        const answer = JSON.parse(line) as { id?: unknown; error?: { message?: string } };
+        if (answer.error) {
+          finish(new Error(`the server refused request ${String(answer.id)}: ${answer.error.message ?? ""}`));
+          return;
+        }
+        const id = answer.id;
         if (id === 1) {
-          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
+          if (era === "legacy")
+            child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+          const list = era === "modern" ? { params: { _meta: ENVELOPE } } : {};
+          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", ...list })}\n`);
         } else if (id === 2 && firstCall) {
           const call = {
             jsonrpc: "2.0",
             id: 3,
             method: "tools/call",
-            params: { name: "health", arguments: {} },
+            params: params({ name: "health", arguments: {} }),
           };
           child.stdin.write(`${JSON.stringify(call)}\n`);
         } else if (id === 2 || id === 3) {
@@ -85,9 +109,7 @@ export function serverOnce(
     });
     child.on("error", (error) => finish(error));
     child.on("exit", () => finish(new Error("the server exited before answering tools/list")));
-    child.stdin.write(
-      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE })}\n`,
-    );
+    child.stdin.write(`${JSON.stringify(OPENING[era])}\n`);
   });
 }
 
@@ -101,15 +123,16 @@ export async function measureColdStart(
   launches: { label: string; launch: Launch }[],
   env: Record<string, string>,
   rounds: number,
+  era: Era = "legacy",
 ): Promise<ColdStart> {
   const floor: number[] = [];
   const times = launches.map(() => [] as number[]);
   await floorOnce(env);
-  for (const { launch } of launches) await serverOnce(launch, env);
+  for (const { launch } of launches) await serverOnce(launch, env, false, era);
   for (let round = 0; round < rounds; round += 1) {
     floor.push(await floorOnce(env));
     for (const [index, { launch }] of launches.entries()) {
-      times[index]?.push((await serverOnce(launch, env)).ms);
+      times[index]?.push((await serverOnce(launch, env, false, era)).ms);
     }
   }
   return {
@@ -126,13 +149,14 @@ export async function measureFirstCall(
   launches: { label: string; launch: Launch }[],
   env: Record<string, string>,
   rounds: number,
+  era: Era = "legacy",
 ): Promise<{ label: string; median: number; floor: number }[]> {
   const floor: number[] = [];
   const times = launches.map(() => [] as number[]);
   for (let round = 0; round < rounds; round += 1) {
     floor.push(await floorOnce(env));
     for (const [index, { launch }] of launches.entries()) {
-      times[index]?.push((await serverOnce(launch, env, true)).ms);
+      times[index]?.push((await serverOnce(launch, env, true, era)).ms);
     }
   }
   return launches.map(({ label }, index) => ({

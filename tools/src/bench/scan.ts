@@ -8,9 +8,8 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { followScan, scanStartArgs, serverEnv, type Testkit, type ToolCall } from "@resmon/testkit";
 import { builtServer } from "./launch.js";
 import { type Row, row } from "./report.js";
@@ -27,9 +26,7 @@ export interface ScanRun {
 
 function callOver(client: Client): ToolCall {
   return async (name, args) => {
-    const result = (await client.callTool({ name, arguments: args }, undefined, {
-      timeout: 120_000,
-    })) as CallToolResult;
+    const result = (await client.callTool({ name, arguments: args }, { timeout: 120_000 })) as CallToolResult;
     const first = result.content[0];
     const body = first?.type === "text" ? (JSON.parse(first.text) as Record<string, unknown>) : {};
     return { ok: result.isError !== true, body };

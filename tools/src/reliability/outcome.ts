@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { ERROR_CODES, type ErrorCode, TOOL_BY_NAME, type ToolName } from "@resmon/mcp-contract";
 
 export type Outcome =
@@ -68,10 +68,13 @@ export async function callTool(
 ): Promise<Outcome> {
   const started = performance.now();
   try {
-    const result = await client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
-      timeout: deadlineMs,
-      maxTotalTimeout: deadlineMs,
-    });
+    const result = await client.callTool(
+      { name, arguments: args as Record<string, unknown> },
+      {
+        timeout: deadlineMs,
+        maxTotalTimeout: deadlineMs,
+      },
+    );
     return judge(name, result, performance.now() - started);
   } catch (err) {
     const ms = performance.now() - started;

@@ -1,5 +1,6 @@
 // A stdio "MCP server" that lists the contract's reads but answers every call with {} (no tool's
-// output schema), and leaks LYING_SERVER_TOKEN in list_sources: what the live check must catch.
+// output schema), leaks LYING_SERVER_TOKEN in list_sources, and answers get_watchdog_findings with
+// upstream_error (resmon's reply lacked what the tool promises): what the live check must catch.
 import { createInterface } from "node:readline";
 
 const READS = (process.env.LYING_SERVER_TOOLS ?? "").split(",");
@@ -31,6 +32,10 @@ createInterface({ input: process.stdin }).on("line", (line) => {
       id: message.id,
       result: text({ sources: [{ slug: process.env.LYING_SERVER_TOKEN, name: "x", key_required: false }] }),
     });
+  } else if (message.params?.name === "get_watchdog_findings") {
+    // What the real server answers when resmon's reply lacks what the tool promises.
+    const body = { error: "upstream_error", message: "resmon's answer did not carry it", detail: {} };
+    send({ id: message.id, result: text(body, true) });
   } else if (message.params?.name === "get_analytics") {
     send({ id: message.id, result: text({ error: "not_a_code", message: "", detail: null }, true) });
   } else {

@@ -1,6 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { createServer, type ServerOptions } from "../../src/server.js";
 
 /** An SDK Client talking to an in-process server over InMemoryTransport. */

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { serverEnv, type Testkit, type ToolCall } from "@resmon/testkit";
 import { isError, parsed } from "./mcp.js";
 import { CLI } from "./spawn.js";
@@ -39,7 +39,7 @@ export async function openScanSession(
     client,
     pid,
     call: async (name, args) => {
-      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+      const result = await client.callTool({ name, arguments: args }, { timeout: 120_000 });
       return { ok: !isError(result), body: parsed(result) };
     },
     stderr: () => stderr,

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import type { Testkit } from "@resmon/testkit";
 import { type GroupRun, kitFor, restartKit, tempDir } from "../context.js";
 import { callTool, describe, type Outcome } from "../outcome.js";

@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { SETTINGS_KEYS_WITHHELD } from "@resmon/mcp-contract";
 import type { Testkit } from "@resmon/testkit";
 import fc from "fast-check";

@@ -1,0 +1,144 @@
+/**
+ * The only module that imports the MCP SDK (@modelcontextprotocol/server, v2). It uses the
+ * low-level Server so this package decides exactly what tools/list advertises (resmon's top-level
+ * requires_confirmation included) and what a call answers, and the SDK's serveStdio entry, which
+ * serves both protocol eras from one factory: the 2025 `initialize` handshake and the 2026-07-28
+ * per-request `_meta` envelope with `server/discover`. The entry is handed a transport made here,
+ * fed parsed messages by the stdio seam (stdio.ts), so each line is parsed once.
+ */
+
+import {
+  type CallToolResult,
+  type JSONRPCMessage,
+  LATEST_PROTOCOL_VERSION,
+  parseJSONRPCMessage,
+  Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Transport,
+  UnsupportedProtocolVersionError,
+} from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+
+export type { JSONRPCMessage, Transport };
+
+export interface ToolCallOutcome {
+  /** Compact JSON of the answer or the error envelope. */
+  text: string;
+  /** The success answer; omitted on errors (SDK clients validate it against the output schema). */
+  structured?: Record<string, unknown>;
+  isError: boolean;
+}
+
+export interface ToolHost {
+  info: { name: string; version: string; title?: string; description?: string };
+  instructions: string;
+  /** Added to the opening answer's _meta (initialize, server/discover): the contract version etc. */
+  initializeMeta: Record<string, unknown>;
+  listTools(): readonly Record<string, unknown>[];
+  callTool(name: string, args: unknown): Promise<ToolCallOutcome>;
+}
+
+/** The 2025-era revisions `initialize` negotiates (newest first) and its answer to any other. */
+export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+export const LEGACY_FALLBACK_VERSION: string = LATEST_PROTOCOL_VERSION;
+/** The 2026-era revisions served per request (the `_meta` envelope's protocolVersion). */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
+
+/** The SDK's full check of one JSON-RPC message: the message, or undefined when it is not one. */
+export function checkMessage(value: unknown): JSONRPCMessage | undefined {
+  try {
+    return parseJSONRPCMessage(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The 2026-07-28 UnsupportedProtocolVersionError answer to request `id`, as the SDK words it. */
+export function unsupportedVersionAnswer(id: string | number, requested: string): JSONRPCMessage {
+  const error = new UnsupportedProtocolVersionError({ supported: [...MODERN_PROTOCOL_VERSIONS], requested });
+  return { jsonrpc: "2.0", id, error: { code: error.code, message: error.message, data: error.data } };
+}
+
+function refuseElicitationSchemas(): never {
+  throw new Error("resmon-mcp does not elicit input from the client, so it validates no elicitation schema.");
+}
+
+type OpeningAnswer = { _meta?: Record<string, unknown> } & Record<string, unknown>;
+type Internals = {
+  _oninitialize(request: unknown): Promise<OpeningAnswer>;
+  _ondiscover(): OpeningAnswer;
+};
+
+/** One Server for one connection, in either era (serveStdio decides which). */
+function buildServer(host: ToolHost): Server {
+  const server = new Server(host.info, {
+    capabilities: { tools: {} },
+    instructions: host.instructions,
+    // This server never asks the client for input, so the elicitation-answer validator (Ajv) is
+    // never needed: one that refuses stands in, and start-up does not build it.
+    jsonSchemaValidator: { getValidator: refuseElicitationSchemas },
+  });
+  // The SDK builds both opening answers; we only add our _meta to them, never re-implement them.
+  const internals = server as unknown as Internals;
+  const withMeta = (answer: OpeningAnswer): OpeningAnswer => ({
+    ...answer,
+    _meta: { ...(answer._meta ?? {}), ...host.initializeMeta },
+  });
+  const sdkInitialize = internals._oninitialize.bind(server);
+  server.setRequestHandler("initialize", async (request) => withMeta(await sdkInitialize(request)) as never);
+  const sdkDiscover = internals._ondiscover.bind(server);
+  internals._ondiscover = () => withMeta(sdkDiscover());
+
+  // Entries go out as built: the SDK does not re-validate tools/list, so resmon's top-level
+  // requires_confirmation reaches a raw-JSON reader intact.
+  server.setRequestHandler("tools/list", async () => ({ tools: host.listTools() }) as never);
+  server.setRequestHandler("tools/call", async (request): Promise<CallToolResult> => {
+    const outcome = await host.callTool(request.params.name, request.params.arguments);
+    const result: CallToolResult = { content: [{ type: "text", text: outcome.text }] };
+    if (outcome.structured) result.structuredContent = outcome.structured;
+    if (outcome.isError) result.isError = true;
+    return result;
+  });
+  return server;
+}
+
+export interface Session {
+  /** One inbound message, already parsed and checked. */
+  deliver(message: JSONRPCMessage): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Serve one connection of either era. `send` receives every answer as a message (the seam writes
+ * it); `onError` gets the SDK's out-of-band reports.
+ */
+export function serveSession(
+  host: ToolHost,
+  send: (message: JSONRPCMessage) => Promise<void>,
+  onError: (error: Error) => void = () => undefined,
+): Session {
+  let open = true;
+  const transport: Transport = {
+    async start() {},
+    async send(message) {
+      if (open) await send(message);
+    },
+    async close() {
+      if (!open) return;
+      open = false;
+      transport.onclose?.();
+    },
+  };
+  const handle = serveStdio(() => buildServer(host), { transport, onerror: onError });
+  return {
+    deliver: (message) => {
+      if (open) transport.onmessage?.(message);
+    },
+    close: () => handle.close(),
+  };
+}
+
+/** Serve one connection over a transport of the caller's (tests: an in-memory pair). */
+export function serveTransport(host: ToolHost, transport: Transport): { close(): Promise<void> } {
+  return serveStdio(() => buildServer(host), { transport });
+}
