@@ -11,9 +11,9 @@ import {
 
 export const scan_continue = writeTool({
   name: "scan_continue",
-  title: "Continue a literature scan",
+  title: "Continue scan",
   description:
-    "Send the artifact next_action asks for, exactly one: screen_scores (every item of the batch), gap_queries ([] skips; may start sweeps) or ranked_entries (the shortlist page). With none it polls and runs the next step. An accepted artifact sent again unchanged answers replayed: true; changed, it is a conflict.",
+    "Send the one artifact next_action asks for: screen_scores (every batch item), gap_queries ([] skips the round) or ranked_entries (the page); none polls. An accepted artifact resent unchanged is replayed: true; changed, a conflict.",
   kind: "write",
   requiresConfirmation: true,
   annotations: writeHints(true, true),

@@ -4,9 +4,9 @@ import { scanEnvelopeShape, scanIdArg } from "../scan-parts.js";
 
 export const scan_result = readTool({
   name: "scan_result",
-  title: "Read a literature scan",
+  title: "Get scan result",
   description:
-    "A scan's current envelope from its stored state, without waiting on a running call: phase, next_action, counts; once complete, the result rows, coverage and the paths of evidence.json/md/bib. Changes nothing and asks resmon nothing. include_markdown adds evidence.md's text.",
+    "A scan's envelope from its stored state; never waits on a running call, asks resmon nothing. Once complete: result rows, coverage and the evidence files' paths. include_markdown adds evidence.md.",
   kind: "read",
   requiresConfirmation: false,
   annotations: readHints(false),

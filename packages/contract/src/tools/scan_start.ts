@@ -13,9 +13,9 @@ const DEFAULT_TOP = 10;
 
 export const scan_start = writeTool({
   name: "scan_start",
-  title: "Start a literature scan",
+  title: "Start scan",
   description:
-    "Start (or resume) a literature scan: resmon retrieves by sweeps of external sources (recorded in its run history), its own corpus, or both. Idempotent by scan_id: the same call again returns the current state; after a failed round it resubmits only the unfinished sweeps. Returns an envelope; do what next_action says (await_retrieval: call scan_continue with only scan_id).",
+    "Start or resume a literature scan: resmon retrieves by sweeps (recorded runs), from its corpus, or both. Idempotent by scan_id; after a failed round the same call resubmits only the unfinished sweeps. Answers an envelope: do its next_action.",
   kind: "write",
   requiresConfirmation: true,
   annotations: writeHints(true, true),

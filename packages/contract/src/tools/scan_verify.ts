@@ -4,9 +4,9 @@ import { rankedEntriesArg, scanEnvelopeShape, scanIdArg } from "../scan-parts.js
 
 export const scan_verify = writeTool({
   name: "scan_verify",
-  title: "Verify and finish a literature scan",
+  title: "Verify scan",
   description:
-    "Check every ranked paper against resmon's stored record and its lifecycle (basis resmon_record; nothing is repaired), drop retractions, and write evidence.json, evidence.md and evidence.bib. Needs every shortlisted paper ranked; ranked_entries given here are merged first. A finished scan answers its stored result and takes nothing new.",
+    "Check every ranked paper against resmon's record and lifecycle (basis resmon_record; nothing repaired), drop retractions, write evidence.json/md/bib. Needs every shortlisted paper ranked; a finished scan answers its stored result.",
   kind: "write",
   requiresConfirmation: true,
   annotations: writeHints(true, false),
