@@ -116,6 +116,35 @@ describe.skipIf(!HAVE_CLI)("a whole scan over stdio", () => {
   );
 });
 
+describe.skipIf(!HAVE_CLI)("a read-only session (RESMON_MCP_READ_ONLY=1)", () => {
+  it("lists scan_result alone of the four, reads a scan another session ran, and refuses the writes before anything is written or sent", async () => {
+    const scanId = randomScanId();
+    await followScan(session.call, scanStartArgs({ scanId, retrieval: "corpus", profile: "quick" }));
+    const readOnly = await openScanSession(kit, dataDir, { RESMON_MCP_READ_ONLY: "1" });
+    try {
+      const { tools } = await readOnly.client.listTools();
+      expect(tools.map((t) => t.name).filter((n) => n.startsWith("scan_"))).toEqual(["scan_result"]);
+      const read = await readOnly.call("scan_result", { scan_id: scanId });
+      expect(read.ok, JSON.stringify(read.body)).toBe(true);
+      expect(read.body.phase).toBe("complete");
+      const from = kit.requests.length;
+      const before = filesUnder(dataDir);
+      for (const [name, args] of [
+        ["scan_start", scanStartArgs({ scanId: randomScanId() })],
+        ["scan_continue", { scan_id: scanId }],
+        ["scan_verify", { scan_id: scanId }],
+      ] as const) {
+        const refused = await readOnly.call(name, args);
+        expect(refused.body, name).toMatchObject({ error: "invalid_argument", detail: { read_only: true } });
+      }
+      expect(kit.requests.length).toBe(from);
+      expect(filesUnder(dataDir)).toEqual(before);
+    } finally {
+      await readOnly.close();
+    }
+  }, 120_000);
+});
+
 describe.skipIf(!HAVE_CLI)("admission", () => {
   it("sweeps refused 429 while resmon's slots are full (a queued routine fire goes first) wait their turn: the scan answers await_retrieval, then proceeds", async () => {
     kit.setAdmission({ maxConcurrent: 2 });
