@@ -6,14 +6,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { READ_TOOLS } from "@resmon/mcp-contract";
 import type { ResmonTools } from "@resmon/mcp-server";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_ANSWER_BUDGET, TOOLS_LIST_BUDGET } from "../src/bench/budgets.js";
+import { TOOLS_LIST_BUDGET } from "../src/bench/budgets.js";
 import { countTokens } from "../src/bench/tokenizer.js";
 import {
   ANSWER_TOKEN_CAP,
-  DEFAULT_CALLS,
+  answerBudget,
   defaultAnswers,
   largestPages,
   largestRecords,
@@ -52,14 +53,14 @@ describe("tools/list", () => {
     expect(listSize(lean).tokens).toBeLessThanOrEqual(TOOLS_LIST_BUDGET.withoutOutputSchemas);
     const readOnly = testkitTools(kit, true, { RESMON_MCP_READ_ONLY: "1" });
     const readOnlySize = listSize(readOnly);
-    expect(readOnlySize.count).toBe(18);
+    expect(readOnlySize.count).toBe(READ_TOOLS.length);
     expect(readOnlySize.tokens).toBeLessThanOrEqual(TOOLS_LIST_BUDGET.readOnly);
   });
 
-  it("has a default call and a budget for every tool it lists", () => {
-    const names = tools.list().map((t) => t.name);
-    expect(Object.keys(DEFAULT_CALLS).sort()).toEqual([...names].sort());
-    expect(Object.keys(DEFAULT_ANSWER_BUDGET).sort()).toEqual([...names].sort());
+  it("has an example call and a budget for every tool it lists", async () => {
+    const rows = await defaultAnswers(tools);
+    expect(rows.map((r) => r.tool)).toEqual(tools.list().map((t) => t.name));
+    for (const r of rows) expect(answerBudget(r.tool), r.tool).toBeGreaterThan(0);
   });
 });
 
@@ -67,8 +68,8 @@ describe("answers on the demo data", () => {
   it("every tool's default page stays within its budget", async () => {
     const rows = await defaultAnswers(tools);
     const over = rows
-      .filter((r) => r.tokens > (DEFAULT_ANSWER_BUDGET[r.tool] ?? 0))
-      .map((r) => `${r.tool}: ${r.tokens} tokens > ${DEFAULT_ANSWER_BUDGET[r.tool]}`);
+      .filter((r) => r.tokens > answerBudget(r.tool))
+      .map((r) => `${r.tool}: ${r.tokens} tokens > ${answerBudget(r.tool)}`);
     expect(over).toEqual([]);
   }, 30_000);
 

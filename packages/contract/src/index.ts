@@ -17,13 +17,13 @@ export {
   SETTINGS_KEYS_WRITABLE,
   UNREACHABLE_SETTINGS,
 } from "./settings.js";
-export type { ToolArgs, ToolResult, ToolRowOf } from "./table.js";
+export type { ToolArgs, ToolName, ToolResult } from "./table.js";
 export {
   isToolName,
   preApprovedTools,
   READ_TOOLS,
   TOOL_BY_NAME,
-  TOOL_ROWS,
+  TOOL_NAMES,
   TOOLS,
   WRITE_TOOLS,
 } from "./table.js";
@@ -32,7 +32,7 @@ export { EXPORT_FORMATS } from "./tools/export_references.js";
 export type { AnalyticsView } from "./tools/get_analytics.js";
 export { ANALYTICS_VIEW_PATHS, ANALYTICS_VIEWS } from "./tools/get_analytics.js";
 export type { ToolsListEntry, ToolsListOptions } from "./tools-list.js";
-export { toolsListEntries } from "./tools-list.js";
+export { isListedReadOnly, toolsListEntries } from "./tools-list.js";
 export type {
   HttpMethod,
   ReadRow,
@@ -40,9 +40,7 @@ export type {
   ToolAnnotations,
   ToolDef,
   ToolKind,
-  ToolName,
   ToolRow,
   WriteRow,
 } from "./types.js";
-export { TOOL_NAMES } from "./types.js";
 export { CONTRACT_VERSION, SERVER_NAME } from "./version.js";

@@ -1,35 +1,5 @@
 import type { z } from "zod";
 
-/** The 25 tool names, in the spec's order: 18 reads, then 7 writes. */
-export const TOOL_NAMES = [
-  "health",
-  "search_corpus",
-  "find_similar",
-  "list_sources",
-  "list_routines",
-  "get_routine",
-  "list_executions",
-  "get_execution",
-  "get_execution_results",
-  "get_search_record",
-  "explain_match",
-  "get_paper_lifecycle",
-  "get_analytics",
-  "get_watchdog_findings",
-  "export_references",
-  "list_watch_profiles",
-  "get_watch_profile",
-  "get_profile_matches",
-  "run_sweep",
-  "create_routine",
-  "create_watch_profile",
-  "run_routine",
-  "activate_routine",
-  "deactivate_routine",
-  "update_settings",
-] as const;
-
-export type ToolName = (typeof TOOL_NAMES)[number];
 export type ToolKind = "read" | "write";
 export type HttpMethod = "GET" | "POST" | "PUT";
 
@@ -46,36 +16,39 @@ export interface ToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
-export interface ToolDef<N extends ToolName = ToolName> {
+/**
+ * Arguments this tool refuses by name before its schema sees them, each with the sentence that says
+ * why (search_corpus: `offset`). A rule of one row lives in that row, not in the generic pipeline.
+ */
+export type RefusedArguments = Readonly<Record<string, string>>;
+
+/** What a row's author writes, whatever its kind. */
+export interface RowSpec<N extends string, I extends z.ZodObject, O extends z.ZodObject> {
   readonly name: N;
   readonly title: string;
   readonly description: string;
-  readonly kind: ToolKind;
-  /** true iff kind === "write"; resmon's own flag, advertised (not enforced) by the server. */
-  readonly requiresConfirmation: boolean;
-  readonly annotations: ToolAnnotations;
   /** z.strictObject: an unknown key is an error; `.parse` applies defaults. */
-  readonly input: z.ZodObject;
+  readonly input: I;
   /** The success shape: z.looseObject, keys the spec makes conditional are optional. */
-  readonly output: z.ZodObject;
-  readonly routes: readonly RouteRef[];
+  readonly output: O;
+  readonly routes: readonly [RouteRef, ...RouteRef[]];
+  /**
+   * One valid call on the demo data (@resmon/testkit's `demo` seed), only required arguments where
+   * possible so the defaults apply: the end-to-end tests, the bench and the docs call it.
+   */
+  readonly example: z.input<I>;
+  /** Tokens (cl100k_base) the answer to `example` may take on the demo data: about 20-25% over measured. */
+  readonly budget: number;
+  readonly refuses?: RefusedArguments;
 }
 
 /**
- * What a row must say, by kind. The literal types make a dishonest row a compile error:
- * a read cannot claim to write, a write cannot skip confirmation, nothing here deletes.
+ * A row as the table holds it. The literal types make a dishonest row a compile error: a read
+ * cannot claim to write, a write cannot skip confirmation, nothing here deletes. Rows get these
+ * from readTool/writeTool, never write them out.
  */
-interface RowBase<N extends ToolName, I extends z.ZodObject, O extends z.ZodObject> {
-  readonly name: N;
-  readonly title: string;
-  readonly description: string;
-  readonly input: I;
-  readonly output: O;
-  readonly routes: readonly [RouteRef, ...RouteRef[]];
-}
-
-export interface ReadRow<N extends ToolName, I extends z.ZodObject, O extends z.ZodObject>
-  extends RowBase<N, I, O> {
+export interface ReadRow<N extends string, I extends z.ZodObject, O extends z.ZodObject>
+  extends RowSpec<N, I, O> {
   readonly kind: "read";
   readonly requiresConfirmation: false;
   readonly annotations: {
@@ -86,9 +59,10 @@ export interface ReadRow<N extends ToolName, I extends z.ZodObject, O extends z.
   };
 }
 
-export interface WriteRow<N extends ToolName, I extends z.ZodObject, O extends z.ZodObject>
-  extends RowBase<N, I, O> {
+export interface WriteRow<N extends string, I extends z.ZodObject, O extends z.ZodObject>
+  extends RowSpec<N, I, O> {
   readonly kind: "write";
+  /** resmon's own flag, advertised (not enforced) by the server. */
   readonly requiresConfirmation: true;
   readonly annotations: {
     readonly readOnlyHint: false;
@@ -98,6 +72,9 @@ export interface WriteRow<N extends ToolName, I extends z.ZodObject, O extends z
   };
 }
 
-export type ToolRow<N extends ToolName, I extends z.ZodObject, O extends z.ZodObject> =
+export type ToolRow<N extends string, I extends z.ZodObject, O extends z.ZodObject> =
   | ReadRow<N, I, O>
   | WriteRow<N, I, O>;
+
+/** Any row, its schemas' precise types erased. */
+export type ToolDef<N extends string = string> = ToolRow<N, z.ZodObject, z.ZodObject>;

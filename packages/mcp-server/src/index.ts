@@ -7,6 +7,5 @@ export {
   type ResmonTools,
   type ServerOptions,
   type ToolOutcome,
-  validateArguments,
 } from "./server.js";
 export { PACKAGE_VERSION } from "./version.js";

@@ -56,7 +56,7 @@ describe.skipIf(!HAVE_CLI)("resmon-mcp over stdio, raw JSON-RPC", () => {
   it("tools/list carries resmon's top-level requires_confirmation on every tool", async () => {
     const frame = await server.request(1, "tools/list");
     const tools = (frame.result as { tools: Record<string, unknown>[] }).tools;
-    expect(tools).toHaveLength(25);
+    expect(tools).toHaveLength(TOOLS.length);
     for (const tool of tools) {
       const def = TOOLS.find((t) => t.name === tool.name);
       expect(tool.requires_confirmation).toBe(def?.requiresConfirmation);
