@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { TOOLS } from "@resmon/mcp-contract";
 import { describe, expect, it } from "vitest";
 import { SERVER_DIR } from "../src/pack-snippets.js";
 
@@ -29,7 +30,7 @@ describe.skipIf(!existsSync(join(SERVER_DIR, "dist", "resmon-mcp.js")))("pnpm de
     ]) {
       expect(run.stdout).toContain(section);
     }
-    expect(run.stdout).toContain("25 tools");
+    expect(run.stdout).toContain(`${TOOLS.length} tools`);
     // The stand-in's token is exactly 43 URL-safe base64 characters: no such run may appear anywhere.
     expect(`${run.stdout}\n${run.stderr}`).not.toMatch(
       /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/,

@@ -9,7 +9,7 @@ const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
 
 describe.skipIf(!existsSync(CLI))("resmon-contract", () => {
-  it("lists the 25 tools with class, confirmation and routes", () => {
+  it("lists every tool with class, confirmation and routes", () => {
     const { status, stdout, stderr } = run();
     expect(status).toBe(0);
     expect(stderr).toBe("");

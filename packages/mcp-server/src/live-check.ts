@@ -13,7 +13,7 @@ export interface LiveCheckOptions {
   env: Record<string, string>;
   /** The token discovery read, to confirm it appears in no output. Never printed. */
   token: string;
-  /** Also call the 7 writes (they change that resmon); otherwise the server runs read-only. */
+  /** Also call the writes (they change that resmon); otherwise the server runs read-only. */
   writes?: boolean;
   /** The server to start; default this very bin (process.execPath and process.argv[1]). */
   server?: { command: string; args: string[] };

@@ -115,7 +115,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   });
   const ctx: Ctx = { backend };
   // Built on first use: the bin's start-up front answers tools/list from generated text, so after
-  // its hand-over this zod → JSON Schema conversion of 25 tools is work the first call need not wait for.
+  // its hand-over this zod → JSON Schema conversion of every tool is work the first call need not wait for.
   let entries: ToolsListEntry[] | undefined;
 
   async function run(name: string, raw: unknown): Promise<Answer> {
