@@ -6,14 +6,12 @@ import { REPO_ROOT } from "./support/shared.js";
 const README = `${REPO_ROOT}contract/README.md`;
 
 describe.skipIf(!existsSync(README))("contract/README.md", () => {
-  it("lists every tool, in order, with its class and confirmation flag", () => {
+  it("lists every tool, in order, with its class, confirmation flag and title (pnpm generate)", () => {
     const text = readFileSync(README, "utf8");
-    const rows = [...text.matchAll(/^\| `([a-z_]+)`\s*\| (read|write)\s*\| (true|false)\s*\|/gm)].map((m) => [
-      m[1],
-      m[2],
-      m[3],
-    ]);
-    expect(rows).toEqual(TOOLS.map((t) => [t.name, t.kind, String(t.requiresConfirmation)]));
+    const rows = [
+      ...text.matchAll(/^\| `([a-z_]+)`\s*\| (read|write)\s*\| (true|false)\s*\| ([^|]*?)\s*\|/gm),
+    ].map((m) => [m[1], m[2], m[3], m[4]]);
+    expect(rows).toEqual(TOOLS.map((t) => [t.name, t.kind, String(t.requiresConfirmation), t.title]));
   });
 });
 
