@@ -36,8 +36,13 @@ describe("the counts the docs state", () => {
   it.each(DOCS.map((f) => [f]))("%s counts the tools as the table does", (file) => {
     const text = readFileSync(REPO_ROOT + file, "utf8");
     const wrong: string[] = [];
+    // A count a line ties to contract 1.0 (a measurement, the spec's own) stays true of 1.0.
+    const current = text
+      .split("\n")
+      .filter((line) => !line.includes("1.0"))
+      .join("\n");
     for (const [pattern, count] of counts) {
-      for (const m of text.matchAll(pattern)) {
+      for (const m of current.matchAll(pattern)) {
         const n = Number(m.slice(1).find((g) => g !== undefined));
         if (n !== count) wrong.push(`"${m[0]}" (the table has ${count})`);
       }
