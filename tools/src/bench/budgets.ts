@@ -5,9 +5,9 @@
  * (`budget` in the contract's table).
  */
 export const TOOLS_LIST_BUDGET = {
-  /** Every tool with its output schema: what a harness pays once per session (3,645 measured; 7,447 before the trim). */
+  /** Every tool with its output schema: what a harness pays once per session (3,650 measured; 7,447 before the trim). */
   full: 4_000,
-  /** Every tool without output schemas (outputSchemas: false): 3,289 measured (5,389 before). */
+  /** Every tool without output schemas (outputSchemas: false): 3,294 measured (5,389 before). */
   withoutOutputSchemas: 3_600,
   /** A read-only session (the reads only): 2,354 measured (5,241 before). */
   readOnly: 2_600,
