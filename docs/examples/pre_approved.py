@@ -7,9 +7,9 @@ with open(path, encoding="utf-8") as f:
     contract = json.load(f)
 
 server = contract["server_name"]  # "resmon"
-# The 19 reads, named as the harness names MCP tools: the model may call these without asking.
+# The reads, named as the harness names MCP tools: the model may call these without asking.
 allowed = [f"mcp__{server}__{name}" for name in contract["read_tools"]]
-# The 10 writes stay off the list: each one is confirm-gated.
+# The writes stay off the list: each one is confirm-gated.
 gated = [f"mcp__{server}__{name}" for name in contract["write_tools"]]
 
 # The same split, read from each tool's own flag: the two must agree.

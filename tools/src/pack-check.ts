@@ -5,7 +5,7 @@
  * 2. publint on all three tarballs; are-the-types-wrong (esm-only profile) on the two libraries.
  * 3. The server tarball installed with npm into an empty directory: it must bring no dependencies.
  * 4. The MCP Inspector CLI starts it with `npx resmon-mcp` against a testkit: tools/list answers
- *    the contract's 25 tools (18 read-only) and a health call answers; `npx resmon-mcp doctor`.
+ *    every tool of the contract (only the reads, read-only) and a health call answers; `npx resmon-mcp doctor`.
  * 5. Every harness snippet in the server README, read as its harness reads it and started as
  *    written (see pack-snippets.ts); the Claude Code ones through `claude mcp add` / `.mcp.json`
  *    and `claude mcp list`, the Codex ones through `codex mcp get --json`, each in its own HOME.

@@ -3,7 +3,9 @@
  *
  * A surface is what a caller may rely on: the tools and their class, each argument's name,
  * required-ness and accepted values, each success shape, the settings lists and the error codes.
- * Descriptions and titles are not part of it. Comparing a surface with a committed baseline
+ * Descriptions and titles are not part of it, and neither is spelling: a schema is compared by what
+ * it accepts, so `anyOf: [{type: X}, {type: "null"}]` and `type: [X, "null"]` are the same shape
+ * (in either order). Comparing a surface with a committed baseline
  * (contract/baseline/<version>.json) classifies every difference:
  *   breaking  — a tool removed, an argument removed or renamed, a required argument added, an
  *               argument's type changed, a success shape changed, a tool's class changed, an error
@@ -58,21 +60,50 @@ function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
+/**
+ * A union of bare types, however it is written, as one sorted type list: `anyOf` branches that each
+ * say only `type` (or a `type` list) mean exactly the list of those types. Anything richer is left
+ * as it is.
+ */
+function unionOfBareTypes(schema: JsonObject): string[] | undefined {
+  if (Array.isArray(schema.type)) return schema.type.map(String).sort();
+  const branches = schema.anyOf;
+  if (!Array.isArray(branches) || branches.length === 0) return undefined;
+  const types: string[] = [];
+  for (const b of branches) {
+    if (!isObject(b) || Object.keys(b).some((k) => k !== "type" && !NOT_STRUCTURAL.has(k))) return undefined;
+    if (typeof b.type === "string") types.push(b.type);
+    else if (Array.isArray(b.type)) types.push(...b.type.map(String));
+    else return undefined;
+  }
+  return [...new Set(types)].sort();
+}
+
+/** One spelling for one meaning: a union of bare types becomes a sorted `type` list (a single type, a string). */
+function canonical(schema: JsonObject): JsonObject {
+  const types = unionOfBareTypes(schema);
+  if (types === undefined) return schema;
+  const { anyOf: _anyOf, type: _type, ...rest } = schema;
+  return { ...rest, type: types.length === 1 ? (types[0] ?? null) : types };
+}
+
 /** A schema without the words: only what decides which values pass. Keys sorted for stable JSON. */
 function structural(schema: Json): Json {
   if (Array.isArray(schema)) return schema.map(structural);
   if (!isObject(schema)) return schema;
+  const spelled = canonical(schema);
   const out: JsonObject = {};
-  for (const key of Object.keys(schema).sort()) {
+  for (const key of Object.keys(spelled).sort()) {
     if (NOT_STRUCTURAL.has(key)) continue;
-    out[key] = structural(schema[key] ?? null);
+    out[key] = structural(spelled[key] ?? null);
   }
   return out;
 }
 
 /** Flatten an output schema to path -> what a reader relies on at that path. */
-function flattenShape(schema: Json, path: string, required: boolean, out: Record<string, Json>): void {
-  if (!isObject(schema)) return;
+function flattenShape(raw: Json, path: string, required: boolean, out: Record<string, Json>): void {
+  if (!isObject(raw)) return;
+  const schema = canonical(raw);
   const here: JsonObject = { required };
   for (const key of ["type", "enum", "const"])
     if (schema[key] !== undefined) here[key] = structural(schema[key] ?? null);
@@ -118,7 +149,17 @@ export function surfaceOf(doc: unknown): Surface {
   };
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: unknown, b: unknown) => JSON.stringify(respelled(a)) === JSON.stringify(respelled(b));
+
+/** A surface written before spelling was canonical (a baseline): its type lists, sorted. */
+function respelled(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(respelled);
+  if (!isObject(v)) return v;
+  const out: JsonObject = {};
+  for (const [k, x] of Object.entries(v))
+    out[k] = (k === "type" && Array.isArray(x) ? [...x].map(String).sort() : respelled(x)) as Json;
+  return out;
+}
 
 function diffArgs(tool: string, before: ToolSurface, after: ToolSurface, out: Change[]): void {
   for (const [name, arg] of Object.entries(before.args)) {

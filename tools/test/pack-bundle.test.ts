@@ -85,7 +85,7 @@ describe("the shipped bin", { timeout: 30_000 }, () => {
     expect(importedSpecifiers(code)).toEqual(["undici", "x", "zod"]);
   });
 
-  it("starts over stdio, lists the 25 tools and reaches resmon", async () => {
+  it("starts over stdio, lists every tool and reaches resmon", async () => {
     const env = { PATH: process.env.PATH ?? "", RESMON_PORT_FILE: kit.portFile ?? "", RESMON_STATE_DIR: dir };
     const transport = new StdioClientTransport({
       command: process.execPath,

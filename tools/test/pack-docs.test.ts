@@ -51,7 +51,7 @@ describe("docs/embedded-assistant.md", { timeout: 60_000 }, () => {
     const { stdout } = await run(tsx, [copy], { cwd: RUN_DIR, timeout: 60_000 });
     const lists = JSON.parse(stdout) as Lists;
     expect(lists.allowed).toEqual(expected);
-    expect(lists.allowed).toHaveLength(19);
+    expect(lists.allowed).toHaveLength(READ_TOOLS.length);
     expect(lists.gated).toEqual(WRITE_TOOLS.map((n) => `mcp__${SERVER_NAME}__${n}`));
   });
 
@@ -73,7 +73,7 @@ describe("docs/embedded-assistant.md", { timeout: 60_000 }, () => {
     const { stdout } = await run("python3", [PY_EXAMPLE, CONTRACT_JSON], { timeout: 30_000 });
     const lists = JSON.parse(stdout) as Lists;
     expect(lists.allowed).toEqual(expected);
-    expect(lists.gated).toHaveLength(10);
+    expect(lists.gated).toHaveLength(WRITE_TOOLS.length);
   });
 
   it.skipIf(!python)(

@@ -6,15 +6,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SCAN_TOOL_NAMES } from "@resmon/mcp-contract";
+import { READ_TOOLS, TOOLS } from "@resmon/mcp-contract";
 import type { ResmonTools } from "@resmon/mcp-server";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_ANSWER_BUDGET, SCAN_ENVELOPE_BUDGET, TOOLS_LIST_BUDGET } from "../src/bench/budgets.js";
+import { SCAN_ENVELOPE_BUDGET, TOOLS_LIST_BUDGET } from "../src/bench/budgets.js";
 import { countTokens } from "../src/bench/tokenizer.js";
 import {
   ANSWER_TOKEN_CAP,
-  DEFAULT_CALLS,
+  answerBudget,
   defaultAnswers,
   largestPages,
   largestRecords,
@@ -54,18 +54,17 @@ describe("tools/list", () => {
     expect(listSize(lean).tokens).toBeLessThanOrEqual(TOOLS_LIST_BUDGET.withoutOutputSchemas);
     const readOnly = testkitTools(kit, true, { RESMON_MCP_READ_ONLY: "1" });
     const readOnlySize = listSize(readOnly);
-    expect(readOnlySize.count).toBe(19);
+    expect(readOnlySize.count).toBe(READ_TOOLS.length);
     expect(readOnlySize.tokens).toBeLessThanOrEqual(TOOLS_LIST_BUDGET.readOnly);
   });
 
-  it("has a default call and a budget for every tool it lists (the scan tools: per envelope, below)", () => {
-    const scan = new Set<string>(SCAN_TOOL_NAMES);
-    const names = tools
-      .list()
-      .map((t) => t.name)
-      .filter((n) => !scan.has(n));
-    expect(Object.keys(DEFAULT_CALLS).sort()).toEqual([...names].sort());
-    expect(Object.keys(DEFAULT_ANSWER_BUDGET).sort()).toEqual([...names].sort());
+  it("has an example call (its row's) and a budget for every tool it lists", () => {
+    // defaultAnswers calls each row's example; the list and the table are the same tools.
+    expect(tools.list().map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    for (const t of TOOLS) {
+      expect(t.example, t.name).toBeDefined();
+      expect(answerBudget(t.name), t.name).toBeGreaterThan(0);
+    }
   });
 });
 
@@ -73,8 +72,8 @@ describe("answers on the demo data", () => {
   it("every tool's default page stays within its budget", async () => {
     const rows = await defaultAnswers(tools);
     const over = rows
-      .filter((r) => r.tokens > (DEFAULT_ANSWER_BUDGET[r.tool] ?? 0))
-      .map((r) => `${r.tool}: ${r.tokens} tokens > ${DEFAULT_ANSWER_BUDGET[r.tool]}`);
+      .filter((r) => r.tokens > answerBudget(r.tool))
+      .map((r) => `${r.tool}: ${r.tokens} tokens > ${answerBudget(r.tool)}`);
     expect(over).toEqual([]);
   }, 30_000);
 

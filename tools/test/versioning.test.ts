@@ -106,6 +106,44 @@ describe("the rule, on mutated copies of the contract", () => {
     expect(j.ok("1.0")).toBe(true);
   });
 
+  it("a nullable spelled as a type list or as an anyOf, in either order, is the same shape", () => {
+    const spellings: Json[] = [
+      { type: ["integer", "null"] },
+      { type: ["null", "integer"] },
+      { anyOf: [{ type: "integer" }, { type: "null" }] },
+      { anyOf: [{ type: "null" }, { type: "integer" }], description: "worded" },
+    ];
+    for (const spelled of spellings) {
+      const j = judge((d) => {
+        props(tool(d, "health").output_schema).schema_version = spelled;
+      });
+      expect(j.changes, JSON.stringify(spelled)).toEqual([]);
+    }
+    // A different meaning is still a change: a nullable made non-nullable, or a richer branch.
+    expect(
+      judge((d) => {
+        props(tool(d, "health").output_schema).schema_version = { type: "integer" };
+      }).bump,
+    ).toBe("major");
+    expect(
+      judge((d) => {
+        props(tool(d, "health").output_schema).schema_version = {
+          anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }],
+        };
+      }).changes.length,
+    ).toBeGreaterThan(0);
+  });
+
+  it("the committed 1.0 baseline, written with type lists, matches today's anyOf spelling", () => {
+    const doc = JSON.stringify(contractDocument());
+    expect(doc).not.toContain('"type":["');
+    expect(JSON.stringify(newest)).toContain('"type":["');
+    // Anything but an addition (a tool or an optional key added since) would be a respelling read as a change.
+    expect(diffSurfaces(newest as Surface, currentSurface()).filter((c) => c.kind !== "additive")).toEqual(
+      [],
+    );
+  });
+
   it("removing a tool is breaking: 1.1 is not enough, 2.0 is", () => {
     const j = judge((d) => {
       d.tools = d.tools.filter((t) => t.name !== "explain_match");

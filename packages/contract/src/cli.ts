@@ -4,7 +4,7 @@ import { formatRoute } from "./routes.js";
 import { TOOLS } from "./table.js";
 import { CONTRACT_VERSION, SERVER_NAME } from "./version.js";
 
-/** `resmon-contract` lists the 25 tools; `resmon-contract --json` prints the whole contract as JSON. */
+/** `resmon-contract` lists the tools; `resmon-contract --json` prints the whole contract as JSON. */
 function main(argv: readonly string[]): number {
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write("usage: resmon-contract [--json]\n");

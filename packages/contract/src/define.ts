@@ -1,19 +1,45 @@
 import type { z } from "zod";
-import type { ReadRow, ToolName, WriteRow } from "./types.js";
+import type { ReadRow, RowSpec, WriteRow } from "./types.js";
 
-/** Identity helpers: they keep each row's exact schema types while checking it against its kind. */
-export const readTool = <N extends ToolName, I extends z.ZodObject, O extends z.ZodObject>(
-  row: ReadRow<N, I, O>,
-): ReadRow<N, I, O> => row;
+/**
+ * A read: never writes, never deletes, the same answer when asked twice. Only whether it can
+ * leave the machine varies (default: it cannot).
+ */
+export function readTool<N extends string, I extends z.ZodObject, O extends z.ZodObject>(
+  spec: RowSpec<N, I, O> & { readonly openWorld?: boolean },
+): ReadRow<N, I, O> {
+  const { openWorld = false, ...row } = spec;
+  return {
+    ...row,
+    kind: "read",
+    requiresConfirmation: false,
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: openWorld,
+    },
+  };
+}
 
-export const writeTool = <N extends ToolName, I extends z.ZodObject, O extends z.ZodObject>(
-  row: WriteRow<N, I, O>,
-): WriteRow<N, I, O> => row;
-
-/** The hints every read shares; only whether it leaves the machine varies. */
-export const readHints = (openWorldHint: boolean) =>
-  ({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint }) as const;
-
-/** Writes: nothing here deletes or overwrites state the user cannot get back. */
-export const writeHints = (idempotentHint: boolean, openWorldHint: boolean) =>
-  ({ readOnlyHint: false, destructiveHint: false, idempotentHint, openWorldHint }) as const;
+/**
+ * A write: asks confirmation, and nothing here deletes or overwrites what the user cannot get back.
+ * Whether a second call repeats the first (idempotent) and whether it reaches outside the machine
+ * (openWorld) are the row's to say, every time.
+ */
+export function writeTool<N extends string, I extends z.ZodObject, O extends z.ZodObject>(
+  spec: RowSpec<N, I, O> & { readonly idempotent: boolean; readonly openWorld: boolean },
+): WriteRow<N, I, O> {
+  const { idempotent, openWorld, ...row } = spec;
+  return {
+    ...row,
+    kind: "write",
+    requiresConfirmation: true,
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: idempotent,
+      openWorldHint: openWorld,
+    },
+  };
+}

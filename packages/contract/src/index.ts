@@ -4,9 +4,8 @@ export type { ErrorCode, ErrorEnvelope } from "./errors.js";
 export { ERROR_CODES, isErrorCode } from "./errors.js";
 export { EXCLUDED_ROUTES } from "./excluded.js";
 export { toToolJsonSchema } from "./json-schema.js";
-export { formatRoute, ROUTES } from "./routes.js";
-export { NEXT_ACTIONS, QUERY_KINDS, RANK_ROLES, REQUIRED_QUERY_KINDS, SCAN_PHASES } from "./scan-parts.js";
-export { DEFAULT_LIMIT, EXECUTION_STATUSES, MAX_LIMIT, RUNTIME_ID_PATTERN } from "./schema-parts.js";
+export { ROUTES } from "./routes.js";
+export { MAX_LIMIT, RUNTIME_ID_PATTERN } from "./schema-parts.js";
 export type { KeyClass, SettingsGroup } from "./settings.js";
 export {
   APP_SETTINGS_KEYS,
@@ -18,33 +17,19 @@ export {
   SETTINGS_KEYS_WRITABLE,
   UNREACHABLE_SETTINGS,
 } from "./settings.js";
-export type { ToolArgs, ToolResult, ToolRowOf } from "./table.js";
+export type { ToolArgs, ToolName, ToolResult } from "./table.js";
 export {
   isToolName,
   preApprovedTools,
   READ_TOOLS,
   TOOL_BY_NAME,
-  TOOL_ROWS,
+  TOOL_NAMES,
   TOOLS,
   WRITE_TOOLS,
 } from "./table.js";
-export { ENTITY_MODES } from "./tools/create_routine.js";
-export { EXPORT_FORMATS } from "./tools/export_references.js";
 export type { AnalyticsView } from "./tools/get_analytics.js";
-export { ANALYTICS_VIEW_PATHS, ANALYTICS_VIEWS } from "./tools/get_analytics.js";
+export { ANALYTICS_VIEW_PATHS } from "./tools/get_analytics.js";
 export type { ToolsListEntry, ToolsListOptions } from "./tools-list.js";
-export { toolsListEntries } from "./tools-list.js";
-export type {
-  HttpMethod,
-  LocalToolName,
-  ReadRow,
-  RouteRef,
-  ToolAnnotations,
-  ToolDef,
-  ToolKind,
-  ToolName,
-  ToolRow,
-  WriteRow,
-} from "./types.js";
-export { SCAN_TOOL_NAMES, TOOL_NAMES, TOOL_NAMES_1_0 } from "./types.js";
+export { isListedReadOnly, toolsListEntries } from "./tools-list.js";
+export type { HttpMethod, RouteRef, ToolAnnotations, ToolDef, ToolKind } from "./types.js";
 export { CONTRACT_VERSION, SERVER_NAME } from "./version.js";

@@ -4,9 +4,11 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * zod 4's JSON Schema, trimmed of what costs tokens and says nothing: the `$schema` dialect line
- * (2020-12 is MCP's default), the ±2^53 bounds z.int() adds, `propertyNames: {type: string}`,
- * `additionalProperties: {}` (allowing extra keys is already the default), and an `anyOf` of bare
- * types, which is written as one `type` list instead.
+ * (2020-12 is MCP's default), the ±2^53 bounds z.int() adds, `propertyNames: {type: string}` and
+ * `additionalProperties: {}` (allowing extra keys is already the default). A nullable is an `anyOf`
+ * of single-type branches, as zod writes most of them: a `type` list (zod's spelling for a nullable
+ * string) is legal, but clients that read `type` as one string reject the tool or drop the
+ * constraint, and the MCP Inspector warns on it.
  */
 export function toToolJsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const raw = z.toJSONSchema(schema, { io }) as Record<string, Json>;
@@ -23,10 +25,9 @@ function trim(node: Json): Json {
       continue;
     if (key === "propertyNames" && isStringTypeOnly(value)) continue;
     if (key === "additionalProperties" && isEmptyObject(value)) continue;
-    const trimmed = trim(value);
-    const types = key === "anyOf" ? bareTypes(trimmed) : undefined;
-    if (types) out.type = types;
-    else out[key] = trimmed;
+    // zod writes a nullable string as a type list; the same meaning, one type per branch.
+    if (key === "type" && Array.isArray(value)) out.anyOf = value.map((type) => ({ type }));
+    else out[key] = trim(value);
   }
   return out;
 }
@@ -40,16 +41,3 @@ const isStringTypeOnly = (v: Json) =>
   !Array.isArray(v) &&
   Object.keys(v).length === 1 &&
   v.type === "string";
-
-/** ["integer", "null"] for anyOf [{type: integer}, {type: null}]; undefined when any branch says more. */
-function bareTypes(branches: Json): string[] | undefined {
-  if (!Array.isArray(branches)) return undefined;
-  const types: string[] = [];
-  for (const b of branches) {
-    if (typeof b !== "object" || b === null || Array.isArray(b)) return undefined;
-    const keys = Object.keys(b);
-    if (keys.length !== 1 || typeof b.type !== "string") return undefined;
-    types.push(b.type);
-  }
-  return types;
-}

@@ -5,36 +5,29 @@ import { z } from "zod";
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 25;
 
-/** A page size above the ceiling is clamped to it (and the answer says so), not refused. */
+/** A page size above the ceiling is clamped to it, not refused: the answer says so (limit_clamped). */
 export const limitArg = () =>
   z
     .int()
     .min(1)
     .default(DEFAULT_LIMIT)
-    .transform((n) => Math.min(n, MAX_LIMIT))
-    .describe(`Page size (default ${DEFAULT_LIMIT}); above ${MAX_LIMIT} is clamped to ${MAX_LIMIT}.`);
+    .transform((n) => Math.min(n, MAX_LIMIT));
 
-export const offsetArg = () => z.int().min(0).default(0).describe("Rows to skip (default 0).");
+export const offsetArg = () => z.int().min(0).default(0);
 
-export const idArg = (what: string) => z.int().min(1).describe(what);
+/** An id argument: its name (routine_id, exec_id, doc_id, profile_id) says what it is. */
+export const idArg = () => z.int().min(1);
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-export const dateArg = (what: string) =>
-  z.string().regex(ISO_DATE).optional().describe(`${what}, YYYY-MM-DD.`);
+/** date_from / date_to: the pattern says the format, the name which end. */
+export const dateArg = () => z.string().regex(ISO_DATE).optional();
 
 /** A canonical lowercase UUID4, the only shape resmon accepts as expected_runtime_id. */
 export const RUNTIME_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const expectedRuntimeIdArg = () =>
-  z
-    .string()
-    .regex(RUNTIME_ID_PATTERN)
-    .optional()
-    .describe(
-      "identity.runtime_id from health. If another resmon answers, the call fails with instance_mismatch. Applies to this call only.",
-    );
+  z.string().regex(RUNTIME_ID_PATTERN).optional().describe("identity.runtime_id from health.");
 
-export const sourcesArg = (what: string) =>
-  z.array(z.string().min(1)).describe(`${what} (slugs from list_sources).`);
+export const sourcesArg = () => z.array(z.string().min(1)).describe("Slugs from list_sources.");
 
 // Output pieces: permissive (looseObject), because the server passes backend rows through.
 export const str = () => z.string().nullable().optional();

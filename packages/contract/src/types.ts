@@ -1,44 +1,5 @@
 import type { z } from "zod";
 
-/** Contract 1.0's 25 tool names, in the spec's order: 18 reads, then 7 writes. */
-export const TOOL_NAMES_1_0 = [
-  "health",
-  "search_corpus",
-  "find_similar",
-  "list_sources",
-  "list_routines",
-  "get_routine",
-  "list_executions",
-  "get_execution",
-  "get_execution_results",
-  "get_search_record",
-  "explain_match",
-  "get_paper_lifecycle",
-  "get_analytics",
-  "get_watchdog_findings",
-  "export_references",
-  "list_watch_profiles",
-  "get_watch_profile",
-  "get_profile_matches",
-  "run_sweep",
-  "create_routine",
-  "create_watch_profile",
-  "run_routine",
-  "activate_routine",
-  "deactivate_routine",
-  "update_settings",
-] as const;
-
-/** Contract 1.1's additions: the scan toolset (three writes, then the read). */
-export const SCAN_TOOL_NAMES = ["scan_start", "scan_continue", "scan_verify", "scan_result"] as const;
-
-/** Every tool name, in table order: 1.0's, then 1.1's. */
-export const TOOL_NAMES = [...TOOL_NAMES_1_0, ...SCAN_TOOL_NAMES] as const;
-
-/** Tools that answer from this server's own stored state and reach no resmon route. */
-export type LocalToolName = "scan_result";
-
-export type ToolName = (typeof TOOL_NAMES)[number];
 export type ToolKind = "read" | "write";
 export type HttpMethod = "GET" | "POST" | "PUT";
 
@@ -55,36 +16,48 @@ export interface ToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
-export interface ToolDef<N extends ToolName = ToolName> {
+/**
+ * Arguments this tool refuses by name before its schema sees them, each with the sentence that says
+ * why (search_corpus: `offset`). A rule of one row lives in that row, not in the generic pipeline.
+ */
+export type RefusedArguments = Readonly<Record<string, string>>;
+
+/** What a row's author writes, whatever its kind. */
+export interface RowSpec<N extends string, I extends z.ZodObject, O extends z.ZodObject> {
   readonly name: N;
   readonly title: string;
   readonly description: string;
-  readonly kind: ToolKind;
-  /** true iff kind === "write"; resmon's own flag, advertised (not enforced) by the server. */
-  readonly requiresConfirmation: boolean;
-  readonly annotations: ToolAnnotations;
   /** z.strictObject: an unknown key is an error; `.parse` applies defaults. */
-  readonly input: z.ZodObject;
+  readonly input: I;
   /** The success shape: z.looseObject, keys the spec makes conditional are optional. */
-  readonly output: z.ZodObject;
+  readonly output: O;
+  /** Every route the tool reaches; empty only on a row that says `localState`. */
   readonly routes: readonly RouteRef[];
+  /** Why the tool reaches no resmon route (scan_result: it answers from this server's stored state). */
+  readonly localState?: string;
+  /**
+   * One valid call on the demo data (@resmon/testkit's `demo` seed), only required arguments where
+   * possible so the defaults apply: the end-to-end tests, the bench and the docs call it.
+   */
+  readonly example: z.input<I>;
+  /**
+   * Set when the example only answers its success shape after other calls (a scan tool's example
+   * names a scan that scan_start must have started): generic callers of every example skip it, and
+   * the row's own end-to-end test runs the sequence.
+   */
+  readonly exampleNeeds?: string;
+  /** Tokens (cl100k_base) the answer to `example` may take on the demo data: about 20-25% over measured. */
+  readonly budget: number;
+  readonly refuses?: RefusedArguments;
 }
 
 /**
- * What a row must say, by kind. The literal types make a dishonest row a compile error:
- * a read cannot claim to write, a write cannot skip confirmation, nothing here deletes.
+ * A row as the table holds it. The literal types make a dishonest row a compile error: a read
+ * cannot claim to write, a write cannot skip confirmation, nothing here deletes. Rows get these
+ * from readTool/writeTool, never write them out.
  */
-interface RowBase<N extends ToolName, I extends z.ZodObject, O extends z.ZodObject> {
-  readonly name: N;
-  readonly title: string;
-  readonly description: string;
-  readonly input: I;
-  readonly output: O;
-  readonly routes: N extends LocalToolName ? readonly [] : readonly [RouteRef, ...RouteRef[]];
-}
-
-export interface ReadRow<N extends ToolName, I extends z.ZodObject, O extends z.ZodObject>
-  extends RowBase<N, I, O> {
+export interface ReadRow<N extends string, I extends z.ZodObject, O extends z.ZodObject>
+  extends RowSpec<N, I, O> {
   readonly kind: "read";
   readonly requiresConfirmation: false;
   readonly annotations: {
@@ -95,9 +68,10 @@ export interface ReadRow<N extends ToolName, I extends z.ZodObject, O extends z.
   };
 }
 
-export interface WriteRow<N extends ToolName, I extends z.ZodObject, O extends z.ZodObject>
-  extends RowBase<N, I, O> {
+export interface WriteRow<N extends string, I extends z.ZodObject, O extends z.ZodObject>
+  extends RowSpec<N, I, O> {
   readonly kind: "write";
+  /** resmon's own flag, advertised (not enforced) by the server. */
   readonly requiresConfirmation: true;
   readonly annotations: {
     readonly readOnlyHint: false;
@@ -107,6 +81,9 @@ export interface WriteRow<N extends ToolName, I extends z.ZodObject, O extends z
   };
 }
 
-export type ToolRow<N extends ToolName, I extends z.ZodObject, O extends z.ZodObject> =
+export type ToolRow<N extends string, I extends z.ZodObject, O extends z.ZodObject> =
   | ReadRow<N, I, O>
   | WriteRow<N, I, O>;
+
+/** Any row, its schemas' precise types erased. */
+export type ToolDef<N extends string = string> = ToolRow<N, z.ZodObject, z.ZodObject>;

@@ -19,13 +19,18 @@ describe("toToolJsonSchema", () => {
     });
   });
 
-  it("writes a union of bare types as a type list, and leaves richer unions alone", () => {
+  it("keeps a nullable as an anyOf of single types, never a type list (the Inspector warns on one)", () => {
     const schema = toToolJsonSchema(
-      z.looseObject({ a: z.int().nullable(), b: z.union([z.string().min(2), z.null()]) }),
+      z.looseObject({
+        a: z.int().nullable(),
+        b: z.union([z.string().min(2), z.null()]),
+        c: z.string().nullable().optional(),
+      }),
       "output",
     );
     expect(schema.properties).toEqual({
-      a: { type: ["integer", "null"] },
+      a: { anyOf: [{ type: "integer" }, { type: "null" }] },
+      c: { anyOf: [{ type: "string" }, { type: "null" }] },
       b: { anyOf: [{ type: "string", minLength: 2 }, { type: "null" }] },
     });
     expect(schema).not.toHaveProperty("additionalProperties");

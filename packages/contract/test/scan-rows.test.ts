@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { QUERY_KINDS, SCAN_TOOL_NAMES, TOOL_BY_NAME, toolsListEntries } from "../src/index.js";
+import { TOOL_BY_NAME, toolsListEntries } from "../src/index.js";
+import { QUERY_KINDS } from "../src/scan-parts.js";
+
+const SCAN_TOOL_NAMES = ["scan_start", "scan_continue", "scan_verify", "scan_result"] as const;
 
 const SCAN_ID = "0b7e5c1e-3f3a-4c55-9a51-2f1d7c0e9a10";
 const criteria = [

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { WRITE_TOOL_COUNT } from "./generated/identity.js";
 import { isReadOnly } from "./host-info.js";
 import { log } from "./log.js";
 import { type LoadedServer, startStdio } from "./protocol/stdio.js";
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
         "RESMON_MCP_SCAN_DATA (scan state), RESMON_MCP_SCAN_WAIT_MS (per scan call, default 20000).\n" +
         "`resmon-mcp doctor` prints what discovery sees and what to do; exit 0 only when a resmon answered.\n" +
         "`resmon-mcp doctor --tools` also calls every read tool and checks each answer against the contract;\n" +
-        "add --writes to call the 7 writes too (it says first what it will create or start).\n",
+        `add --writes to call the ${WRITE_TOOL_COUNT} writes too (it says first what it will create or start).\n`,
     );
     return;
   }

@@ -1,4 +1,4 @@
-import type { ToolArgs, ToolName } from "@resmon/mcp-contract";
+import type { ToolArgs, ToolName, ToolResult } from "@resmon/mcp-contract";
 import type { ScanEngine } from "@resmon/scan";
 import type { Backend } from "./backend.js";
 
@@ -11,8 +11,11 @@ export interface Ctx {
   readonly scan: () => ScanEngine;
 }
 
-/** A tool's handler receives its arguments as the contract's schema parsed them (defaults applied). */
-export type Handler<N extends ToolName> = (args: ToolArgs<N>, ctx: Ctx) => Promise<Answer>;
+/**
+ * A tool's handler receives its arguments as the contract's schema parsed them (defaults applied)
+ * and answers its tool's success shape, typed from the row's output schema.
+ */
+export type Handler<N extends ToolName> = (args: ToolArgs<N>, ctx: Ctx) => Promise<ToolResult<N>>;
 
 /** One handler per tool; a missing or mistyped entry is a compile error. */
 export type HandlerRegistry = { readonly [N in ToolName]: Handler<N> };

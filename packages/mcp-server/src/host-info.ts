@@ -19,7 +19,6 @@ export function instructionsText(readOnly: boolean): string {
     readOnly
       ? `This session is read-only: only the ${READ_TOOL_COUNT} read tools are listed and every write is refused.`
       : `The ${WRITE_TOOL_COUNT} write tools carry requires_confirmation: true; ask the person before calling one.`,
-    "The scan tools answer an envelope whose next_action says what to send next.",
     "To bind a read to one running app, call health, then pass identity.runtime_id as expected_runtime_id.",
   ].join(" ");
 }

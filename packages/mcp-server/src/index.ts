@@ -1,12 +1,4 @@
-export { Backend, type BackendOptions, type DiscoverFn, refusalToError } from "./backend.js";
-export { ToolError, toEnvelope } from "./errors.js";
-export { instructionsText, isReadOnly } from "./host-info.js";
-export {
-  createResmonTools,
-  createServer,
-  type ResmonTools,
-  type ServerOptions,
-  type ToolOutcome,
-  validateArguments,
-} from "./server.js";
+export { Backend, type DiscoverFn } from "./backend.js";
+export { instructionsText } from "./host-info.js";
+export { createResmonTools, createServer, type ResmonTools, type ServerOptions } from "./server.js";
 export { PACKAGE_VERSION } from "./version.js";

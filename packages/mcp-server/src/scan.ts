@@ -1,8 +1,16 @@
-import { createScanEngine, defaultScanDataDir, type ScanEngine, ScanError } from "@resmon/scan";
+import type { ToolName, ToolResult } from "@resmon/mcp-contract";
+import {
+  createScanEngine,
+  defaultScanDataDir,
+  type ScanEngine,
+  type ScanEnvelope,
+  ScanError,
+} from "@resmon/scan";
 import type { Backend } from "./backend.js";
-import type { Answer, Ctx } from "./context.js";
+import type { Ctx } from "./context.js";
 import { intFromEnv } from "./env-int.js";
 import { ToolError } from "./errors.js";
+import { answerOf } from "./shape/answer.js";
 
 /**
  * The glue between the scan engine and the tools: one engine per server process, connecting through
@@ -20,10 +28,17 @@ export function scanEngineFor(backend: Backend, env: Record<string, string | und
   });
 }
 
-/** Run one engine call; a refusal becomes a ToolError, anything else goes to the funnel as it is. */
-export async function runScan(ctx: Ctx, call: (engine: ScanEngine) => Promise<object>): Promise<Answer> {
+/**
+ * Run one engine call: its envelope checked against the tool's row, a refusal made a ToolError,
+ * anything else passed to the funnel as it is.
+ */
+export async function runScan<N extends ToolName>(
+  name: N,
+  ctx: Ctx,
+  call: (engine: ScanEngine) => Promise<ScanEnvelope>,
+): Promise<ToolResult<N>> {
   try {
-    return { ...(await call(ctx.scan())) };
+    return answerOf(name, { ...(await call(ctx.scan())) });
   } catch (err) {
     if (!(err instanceof ScanError)) throw err;
     // The engine met a backend that went away or restarted: look for it afresh on the next call.

@@ -1,6 +1,6 @@
-import { isCanonicalUuid4 } from "@resmon/api-client";
 import {
   type ErrorEnvelope,
+  isListedReadOnly,
   isToolName,
   TOOL_BY_NAME,
   type ToolArgs,
@@ -13,7 +13,7 @@ import type { ScanEngine } from "@resmon/scan";
 import { Backend, type DiscoverFn, timeoutFrom } from "./backend.js";
 import type { Answer, Ctx, Handler } from "./context.js";
 import { withoutCredentialFields } from "./credential-fields.js";
-import { boundEchoes, invalidArgument, ToolError, toEnvelope } from "./errors.js";
+import { boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
 import { hostInfo, isReadOnly } from "./host-info.js";
 import { log } from "./log.js";
@@ -27,7 +27,7 @@ import {
   type Transport,
 } from "./protocol/sdk.js";
 import { scanEngineFor } from "./scan.js";
-import { jsonText, scrub, scrubDeep } from "./scrub.js";
+import { jsonText, scrubDeep } from "./scrub.js";
 
 export interface ServerOptions {
   /** The environment to read RESMON_* from (default: process.env). */
@@ -42,9 +42,6 @@ export interface ServerOptions {
 
 export type ToolOutcome = { ok: true; answer: Answer } | { ok: false; error: ErrorEnvelope };
 
-const OFFSET_REFUSED =
-  "search_corpus pages by cursor, not offset: pass the next_cursor of the previous answer as cursor. resmon seeks the corpus on (publication date, id), and emulating an offset would re-read every earlier page on each call, so an offset is refused rather than silently ignored.";
-
 function fieldOf(issue: { path: readonly PropertyKey[]; code?: string; keys?: readonly string[] }): string {
   if (issue.path.length > 0) return issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys" && issue.keys && issue.keys.length > 0) return issue.keys.join(", ");
@@ -52,21 +49,17 @@ function fieldOf(issue: { path: readonly PropertyKey[]; code?: string; keys?: re
 }
 
 /** Validate arguments ourselves: the SDK's -32602 text is not the spec's error shape. */
-/**
- * zod's abortEarly (what its own validate() passes; the public ParseContext type omits it): stop at
- * the first issue, which is all a refusal names. Otherwise a reply of a million malformed rows, well
- * under the body ceiling, cost a million issues (3.4 GB RSS and 77 s were measured), and so did a
- * 4 MB argument line of two million bad array items (1.9 GB, 21 s).
- */
-const FIRST_ISSUE_ONLY = { abortEarly: true } as Parameters<ToolDef["output"]["safeParse"]>[1];
+/** Stop at the first issue, which is all a refusal names (shape/answer.ts says why). */
+const FIRST_ISSUE_ONLY = { abortEarly: true } as Parameters<ToolDef["input"]["safeParse"]>[1];
 
-export function validateArguments(def: ToolDef, raw: unknown): Record<string, unknown> {
+function validateArguments(def: ToolDef, raw: unknown): Record<string, unknown> {
   const input = raw ?? {};
   if (typeof input !== "object" || Array.isArray(input)) {
     throw invalidArgument("arguments must be a JSON object.", { field: "arguments" });
   }
-  if (def.name === "search_corpus" && Object.hasOwn(input, "offset")) {
-    throw invalidArgument(OFFSET_REFUSED, { field: "offset" });
+  // A row's own refusals (search_corpus: offset), by name, before its schema sees the arguments.
+  for (const [field, why] of Object.entries(def.refuses ?? {})) {
+    if (Object.hasOwn(input, field)) throw invalidArgument(why, { field });
   }
   const parsed = def.input.safeParse(input, FIRST_ISSUE_ONLY);
   if (!parsed.success) {
@@ -85,14 +78,8 @@ export function validateArguments(def: ToolDef, raw: unknown): Record<string, un
           : `Argument '${first.field}' is invalid: ${first.message}.`;
     throw invalidArgument(message, { field: first.field, issues });
   }
-  const args: Record<string, unknown> = parsed.data;
-  const expected = args.expected_runtime_id;
-  if (expected !== undefined && (typeof expected !== "string" || !isCanonicalUuid4(expected))) {
-    throw invalidArgument("expected_runtime_id must be a canonical lowercase UUID4, as health reports it.", {
-      field: "expected_runtime_id",
-    });
-  }
-  return args;
+  // expected_runtime_id needs no second look: its schema takes only a canonical lowercase UUID4.
+  return parsed.data;
 }
 
 /** A page size above the ceiling was clamped by the row's schema; the answer says so rather than hiding it. */
@@ -102,7 +89,11 @@ function withClampNote(raw: unknown, args: Record<string, unknown>, answer: Answ
   return { ...answer, limit_clamped: { asked, used: args.limit } };
 }
 
-/** The registry is keyed by name, so each handler gets exactly its own tool's parsed arguments. */
+/**
+ * The registry is keyed by name, so each handler gets exactly its own tool's parsed arguments and
+ * answers its own tool's typed result (checked against the row's output schema where resmon's data
+ * flows into it: shape/answer.ts).
+ */
 function dispatch<N extends ToolName>(name: N, args: ToolArgs<N>, ctx: Ctx): Promise<Answer> {
   const handler: Handler<N> = HANDLERS[name];
   return handler(args, ctx);
@@ -127,7 +118,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   let scanEngine: ScanEngine | undefined;
   const ctx: Ctx = { backend, scan: () => (scanEngine ??= scanEngineFor(backend, env)) };
   // Built on first use: the bin's start-up front answers tools/list from generated text, so after
-  // its hand-over this zod → JSON Schema conversion of 25 tools is work the first call need not wait for.
+  // its hand-over this zod → JSON Schema conversion of every tool is work the first call need not wait for.
   let entries: ToolsListEntry[] | undefined;
 
   async function run(name: string, raw: unknown): Promise<Answer> {
@@ -136,7 +127,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     }
     const def: ToolDef = TOOL_BY_NAME[name];
     // Read-only refusal comes before argument validation and before anything reaches the backend.
-    if (readOnly && def.kind === "write") {
+    if (readOnly && !isListedReadOnly(def)) {
       throw invalidArgument(
         `${name} changes resmon, and this server was started read-only (RESMON_MCP_READ_ONLY=1), so it refuses every write.`,
         { read_only: true },
@@ -145,23 +136,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     const args = validateArguments(def, raw);
     // The row's own schema produced these arguments; the cast only restores the per-tool type the
     // table's ToolDef erases.
-    const answer = withClampNote(raw, args, await dispatch(name, args as ToolArgs<typeof name>, ctx));
-    const checked = def.output.safeParse(answer, FIRST_ISSUE_ONLY);
-    if (!checked.success) {
-      log(
-        `${name}: answer did not match its output schema: ${checked.error.issues[0]?.message ?? "?"} at ${checked.error.issues[0]?.path.join(".") ?? ""}`,
-      );
-      // Handlers pass resmon's fields on, so a missing or ill-typed field is nearly always resmon's
-      // answer lacking what this tool promises: upstream_error, naming the field, never a half answer.
-      const issue = checked.error.issues[0];
-      const field = issue?.path.join(".") ?? "";
-      throw new ToolError(
-        "upstream_error",
-        `resmon's answer did not carry what ${name} promises${field ? ` (${field}: ${issue?.message ?? "invalid"})` : ""}, so it was not passed on.`,
-        field ? { field } : {},
-      );
-    }
-    return answer;
+    return withClampNote(raw, args, await dispatch(name, args as ToolArgs<typeof name>, ctx));
   }
 
   return {
@@ -181,7 +156,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   };
 }
 
-export function outcomeForSdk(outcome: ToolOutcome): ToolCallOutcome {
+function outcomeForSdk(outcome: ToolOutcome): ToolCallOutcome {
   if (outcome.ok) return { text: jsonText(outcome.answer), structured: outcome.answer, isError: false };
   return { text: jsonText(outcome.error), isError: true };
 }
@@ -222,5 +197,3 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
     tools,
   };
 }
-
-export { scrub };

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { READ_TOOLS, SCAN_TOOL_NAMES, WRITE_TOOLS } from "@resmon/mcp-contract";
+import { READ_TOOLS, TOOL_BY_NAME, WRITE_TOOLS } from "@resmon/mcp-contract";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDoctor, WHAT_TO_DO } from "../src/doctor.js";
@@ -47,9 +47,6 @@ async function doctor(
 }
 
 const named = () => ({ RESMON_PORT_FILE: kit.portFile ?? "", RESMON_STATE_DIR: kit.stateDir });
-
-// doctor --tools calls 1.0's tools; the scan tools (1.1) are exercised end to end in scan-e2e.test.ts.
-const notScan = (name: string) => !(SCAN_TOOL_NAMES as readonly string[]).includes(name);
 
 describe("resmon-mcp doctor", () => {
   it("reports what it found and exits 0 when resmon answered", async () => {
@@ -305,6 +302,9 @@ describe("the shipped bin's doctor", { timeout: 45_000 }, () => {
     expect(refused.stdout).toContain("Refused (nothing_named)");
   });
 });
+
+/** doctor --tools does not run a scan (a scan is a sequence of calls; scan-e2e.test.ts runs it). */
+const notScan = (name: keyof typeof TOOL_BY_NAME) => !("scan_id" in TOOL_BY_NAME[name].input.shape);
 
 describe.skipIf(!HAVE_CLI)("doctor --tools against the stand-in", { timeout: 120_000 }, () => {
   const server = { command: process.execPath, args: [CLI] };

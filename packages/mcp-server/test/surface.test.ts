@@ -1,10 +1,41 @@
-import { CONTRACT_VERSION, READ_TOOLS, TOOLS, WRITE_TOOLS } from "@resmon/mcp-contract";
+import { readdirSync, readFileSync } from "node:fs";
+import { CONTRACT_VERSION, READ_TOOLS, TOOL_NAMES, TOOLS, WRITE_TOOLS } from "@resmon/mcp-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HANDLERS } from "../src/handlers/index.js";
+import { instructionsText } from "../src/host-info.js";
 import { PACKAGE_VERSION } from "../src/version.js";
 import { fakeDiscover } from "./helpers/fake-backend.js";
 import { connectInMemory, isError, parsed } from "./helpers/mcp.js";
 
 const noBackend = () => ({ status: 500, body: { detail: "should not be asked" } });
+
+/** Tests that call every row's example generically; a tool also needs a test of its own. */
+const GENERIC = new Set(["e2e-testkit.test.ts", "live.test.ts", "surface.test.ts"]);
+const TEST_DIR = new URL("./", import.meta.url);
+
+describe("every row of the table", () => {
+  const ownTests = readdirSync(TEST_DIR)
+    .filter((f) => f.endsWith(".test.ts") && !GENERIC.has(f))
+    .map((f) => ({ file: f, text: readFileSync(new URL(f, TEST_DIR), "utf8") }));
+
+  it.each(TOOL_NAMES.map((n) => [n]))("%s has a handler, an example and a test that calls it", (name) => {
+    expect(typeof HANDLERS[name], `handlers/${name}.ts`).toBe("function");
+    expect(TOOLS.find((t) => t.name === name)?.example, `${name}'s example`).toBeDefined();
+    // A call by name: ok("x", …), call("x", …), callTool({ name: "x" …}) or a ["x", …] case row.
+    const calls = new RegExp(`(\\(\\s*|name:\\s*|\\[\\s*)"${name}"`);
+    const callers = ownTests.filter((t) => calls.test(t.text)).map((t) => t.file);
+    expect(callers, `no test but the generic ones calls ${name}`).not.toEqual([]);
+  });
+
+  it("has no handler file without a row", () => {
+    expect(Object.keys(HANDLERS).sort()).toEqual([...TOOL_NAMES].sort());
+  });
+
+  it("counts the tools in the instructions from the table", () => {
+    expect(instructionsText(false)).toContain(`The ${WRITE_TOOLS.length} write tools`);
+    expect(instructionsText(true)).toContain(`only the ${READ_TOOLS.length} read tools`);
+  });
+});
 
 describe("initialize and tools/list (full surface)", () => {
   const fake = fakeDiscover(noBackend);
@@ -22,7 +53,7 @@ describe("initialize and tools/list (full surface)", () => {
     expect(session.client.getInstructions()).toContain(`contract ${CONTRACT_VERSION}`);
   });
 
-  it("lists every tool (1.0's 25, then 1.1's four scan tools) in the contract's order with requires_confirmation in _meta", async () => {
+  it("lists every tool in the contract's order with requires_confirmation in _meta", async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
     for (const tool of tools) {
@@ -32,7 +63,7 @@ describe("initialize and tools/list (full surface)", () => {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
     }
-    expect(tools.filter((t) => t._meta?.requires_confirmation === true)).toHaveLength(10);
+    expect(tools.filter((t) => t._meta?.requires_confirmation === true)).toHaveLength(WRITE_TOOLS.length);
   });
 
   it("answers initialize and tools/list without looking for a backend", () => {
@@ -55,11 +86,10 @@ describe("read-only session (RESMON_MCP_READ_ONLY=1)", () => {
   });
   afterAll(async () => session.close());
 
-  it("lists only the 19 reads: of the scan tools, scan_result alone", async () => {
+  it("lists only the reads", async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...READ_TOOLS]);
     expect(tools.every((t) => t._meta?.requires_confirmation === false)).toBe(true);
-    expect(tools.map((t) => t.name).filter((n) => n.startsWith("scan_"))).toEqual(["scan_result"]);
   });
 
   it.each(WRITE_TOOLS.map((n) => [n]))(

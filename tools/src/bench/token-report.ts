@@ -1,10 +1,11 @@
 /** The token part of the benchmark: summary rows for the main table, a detail table, and JSON. */
 import type { Testkit } from "@resmon/testkit";
-import { DEFAULT_ANSWER_BUDGET, TOOLS_LIST_BUDGET } from "./budgets.js";
+import { TOOLS_LIST_BUDGET } from "./budgets.js";
 import { type Row, row } from "./report.js";
 import { TOKENIZER } from "./tokenizer.js";
 import {
   ANSWER_TOKEN_CAP,
+  answerBudget,
   defaultAnswers,
   largestPages,
   largestRecords,
@@ -21,7 +22,7 @@ export async function tokenRows(
     const defaults = await defaultAnswers(tools);
     const pages = await largestPages(tools);
     const records = await largestRecords(tools);
-    const budget = (tool: string) => DEFAULT_ANSWER_BUDGET[tool] ?? 0;
+    const budget = answerBudget;
     const worstPage = pages.reduce((a, b) => (b.tokens > a.tokens ? b : a));
     const over = defaults.filter((d) => d.tokens > budget(d.tool));
     const summary = [

@@ -2,10 +2,12 @@
  * The token cost of the surface against the testkit's demo data: tools/list, each tool's
  * default-page answer, every paginated tool at its largest allowed limit, and the largest
  * whole-record and export answers the demo data holds. Shared by `pnpm bench` and the
- * token-budget test, so both measure the same thing.
+ * token-budget test, so both measure the same thing. The calls and their budgets are the rows'
+ * own (`example`, `budget` in the contract's table).
  */
 import { randomUUID } from "node:crypto";
-import { MAX_LIMIT } from "@resmon/mcp-contract";
+import { join } from "node:path";
+import { MAX_LIMIT, TOOL_BY_NAME, TOOLS, type ToolName } from "@resmon/mcp-contract";
 import { createResmonTools, type ResmonTools } from "@resmon/mcp-server";
 import { followScan, payloadItems, scanStartArgs, type Testkit, type ToolCall } from "@resmon/testkit";
 import { sizeOf } from "./tokenizer.js";
@@ -16,35 +18,6 @@ type Json = Record<string, unknown>;
 export { MAX_LIMIT };
 /** A common client cap on one tool answer. */
 export const ANSWER_TOKEN_CAP = 25_000;
-
-/** One call per tool with only its required arguments (so every default applies). */
-export const DEFAULT_CALLS: Record<string, Json> = {
-  health: {},
-  search_corpus: { query: "model" },
-  find_similar: { doc_id: 1 },
-  list_sources: {},
-  list_routines: {},
-  get_routine: { routine_id: 1 },
-  list_executions: {},
-  get_execution: { exec_id: 1 },
-  get_execution_results: { exec_id: 1 },
-  get_search_record: { exec_id: 1 },
-  explain_match: { doc_id: 1 },
-  get_paper_lifecycle: { doc_id: 7 },
-  get_analytics: { view: "overview" },
-  get_watchdog_findings: {},
-  export_references: { exec_id: 1, format: "bibtex" },
-  list_watch_profiles: {},
-  get_watch_profile: { profile_id: 1 },
-  get_profile_matches: { profile_id: 1 },
-  run_sweep: { query: "model", sources: ["arxiv"] },
-  create_routine: { name: "bench", keywords: ["model"], sources: ["arxiv"], schedule: "0 7 * * 1" },
-  create_watch_profile: { name: "Bench Person" },
-  run_routine: { routine_id: 2 },
-  activate_routine: { routine_id: 3 },
-  deactivate_routine: { routine_id: 3 },
-  update_settings: { group: "ai", settings: { ai_temperature: "0.2" } },
-};
 
 export interface SizeRow {
   tool: string;
@@ -59,7 +32,13 @@ export function testkitTools(
   extraEnv: Record<string, string> = {},
 ): ResmonTools {
   return createResmonTools({
-    env: { RESMON_PORT_FILE: kit.portFile ?? "", RESMON_STATE_DIR: kit.stateDir, ...extraEnv },
+    env: {
+      RESMON_PORT_FILE: kit.portFile ?? "",
+      RESMON_STATE_DIR: kit.stateDir,
+      // The scan tools' state beside the stand-in's files, never the user's data dir.
+      RESMON_MCP_SCAN_DATA: join(kit.stateDir, "mcp-scans"),
+      ...extraEnv,
+    },
     outputSchemas,
   });
 }
@@ -83,10 +62,17 @@ export function listSize(tools: ResmonTools): { bytes: number; tokens: number; c
   return { ...sizeOf({ tools: entries }), count: entries.length };
 }
 
+/** Each tool's answer to its row's example call (only required arguments, so every default applies). */
 export async function defaultAnswers(tools: ResmonTools): Promise<SizeRow[]> {
   const rows: SizeRow[] = [];
-  for (const [tool, args] of Object.entries(DEFAULT_CALLS)) rows.push(await rowOf(tools, tool, args));
+  // A row whose example needs earlier calls (the scan tools) is measured by scanEnvelopes instead.
+  for (const t of TOOLS) if (!t.exampleNeeds) rows.push(await rowOf(tools, t.name, t.example));
   return rows;
+}
+
+/** The token budget the tool's row sets for the answer to its example. */
+export function answerBudget(tool: string): number {
+  return tool in TOOL_BY_NAME ? TOOL_BY_NAME[tool as ToolName].budget : 0;
 }
 
 function largest(rows: SizeRow[]): SizeRow {
@@ -191,7 +177,7 @@ export function toolCall(tools: ResmonTools): ToolCall {
 /**
  * A whole scripted scan (retrieval by corpus, so nothing waits on a sweep) and the three envelopes
  * the design budgets: the first full screening batch (25 items with abstracts), the first shortlist
- * page, and scan_result. `tools` needs RESMON_MCP_SCAN_DATA in its env.
+ * page, and scan_result.
  */
 export async function scanEnvelopes(tools: ResmonTools): Promise<SizeRow[]> {
   const { calls, final } = await followScan(

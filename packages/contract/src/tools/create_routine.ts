@@ -1,39 +1,35 @@
 import { z } from "zod";
-import { writeHints, writeTool } from "../define.js";
+import { writeTool } from "../define.js";
 import { sourcesArg } from "../schema-parts.js";
 
 export const ENTITY_MODES = ["new_papers", "retractions"] as const;
 
 export const create_routine = writeTool({
   name: "create_routine",
-  title: "Create a routine",
+  title: "Create routine",
   description:
-    "Save a scheduled search. It is created INACTIVE: nothing is scheduled until activate_routine. Returns the stored routine (is_active false/0). intent is the sentence its coverage audit measures results against; leave it out rather than repeat the keywords. entity makes it follow a watch profile; entity_warning means none of the sources can be asked about an author, so it will find nothing - tell the user.",
-  kind: "write",
-  requiresConfirmation: true,
-  annotations: writeHints(false, false),
+    "Save a scheduled search, created INACTIVE (activate_routine schedules it). intent is what its coverage is measured against (omit, not repeat keywords). Repeat an entity_warning.",
+  idempotent: false,
+  openWorld: false,
   // Only fields POST /api/routines declares. Its free-form ai_settings/storage_settings objects are
   // left out: they could name providers or paths that update_settings withholds.
   input: z.strictObject({
-    name: z.string().min(1).describe("Routine name."),
-    keywords: z
-      .array(z.string().min(1))
-      .min(1)
-      .describe("Search terms, sent together as the routine's query."),
-    sources: sourcesArg("Sources to ask").min(1),
-    schedule: z.string().min(1).describe("Cron expression, e.g. '0 7 * * 1' (Mondays 07:00)."),
-    intent: z.string().min(1).optional().describe("What the routine is for, in a sentence."),
+    name: z.string().min(1),
+    keywords: z.array(z.string().min(1)).min(1),
+    sources: sourcesArg().min(1),
+    schedule: z.string().min(1).describe("Cron, e.g. '0 7 * * 1'."),
+    intent: z.string().min(1).optional(),
     entity: z
       .strictObject({
-        profile_id: z.int().min(1).describe("Watch profile id."),
-        mode: z.enum(ENTITY_MODES).describe("new_papers or retractions."),
+        profile_id: z.int().min(1),
+        mode: z.enum(ENTITY_MODES),
       })
       .optional()
-      .describe("Follow a watch profile's person instead of words."),
-    ai_enabled: z.boolean().optional().describe("Summarize each run's results with AI."),
-    notify_on_complete: z.boolean().optional().describe("Desktop notification when a run completes."),
-    email_enabled: z.boolean().optional().describe("Email each run's report."),
-    email_ai_summary_enabled: z.boolean().optional().describe("Include the AI summary in the email."),
+      .describe("Follow a watch profile."),
+    ai_enabled: z.boolean().optional(),
+    notify_on_complete: z.boolean().optional(),
+    email_enabled: z.boolean().optional(),
+    email_ai_summary_enabled: z.boolean().optional(),
   }),
   output: z.looseObject({
     routine: z.looseObject({
@@ -51,4 +47,6 @@ export const create_routine = writeTool({
     { method: "POST", path: "/api/routines" },
     { method: "GET", path: "/api/routines/{routine_id}" },
   ],
+  example: { name: "bench", keywords: ["model"], sources: ["arxiv"], schedule: "0 7 * * 1" },
+  budget: 260,
 });

@@ -1,23 +1,22 @@
 import { z } from "zod";
-import { writeHints, writeTool } from "../define.js";
+import { writeTool } from "../define.js";
 
-const words = (what: string) => z.array(z.string().min(1)).optional().describe(what);
+const words = () => z.array(z.string().min(1)).optional();
 
 export const create_watch_profile = writeTool({
   name: "create_watch_profile",
-  title: "Create a watch profile",
+  title: "Create watch profile",
   description:
-    "Watch a person's papers. With neither an ORCID nor an affiliation every match is name-only: the answer then carries basis_warning at the top - repeat it to the user.",
-  kind: "write",
-  requiresConfirmation: true,
-  annotations: writeHints(false, false),
+    "Watch a person's papers. Without ORCID or affiliation every match is name-only and basis_warning says so: repeat it.",
+  idempotent: false,
+  openWorld: false,
   input: z.strictObject({
-    name: z.string().min(1).describe("The person's name as it appears on papers."),
-    orcid: z.string().min(1).optional().describe("ORCID iD, e.g. 0000-0002-1825-0097."),
-    orcid_cited: z.string().min(1).optional().describe("Where that ORCID was found (URL or citation)."),
-    aliases: words("Other spellings of the name."),
-    affiliations: words("Institutions."),
-    field_hints: words("Research fields."),
+    name: z.string().min(1),
+    orcid: z.string().min(1).optional(),
+    orcid_cited: z.string().min(1).optional().describe("Where the ORCID was found."),
+    aliases: words(),
+    affiliations: words(),
+    field_hints: words(),
   }),
   output: z.looseObject({
     basis_warning: z.string().optional(),
@@ -25,4 +24,6 @@ export const create_watch_profile = writeTool({
     detail: z.looseObject({}).optional(),
   }),
   routes: [{ method: "POST", path: "/api/profiles" }],
+  example: { name: "Bench Person" },
+  budget: 300,
 });

@@ -1,17 +1,14 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { idArg, limitArg, paperShape } from "../schema-parts.js";
 
 export const find_similar = readTool({
   name: "find_similar",
-  title: "Find similar papers",
+  title: "Similar papers",
   description:
-    "The stored papers nearest one paper by meaning, with distances and sources. Uses the stored vector; calls no embedding provider. An empty list always carries a reason (this paper not embedded, nothing else embedded, no vector extension) - report the reason, not 'nothing similar'.",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
+    "Papers nearest one paper by meaning. An empty list carries a reason: report it, not 'nothing similar'.",
   input: z.strictObject({
-    doc_id: idArg("Corpus document id."),
+    doc_id: idArg(),
     limit: limitArg(),
   }),
   output: z.looseObject({
@@ -20,4 +17,6 @@ export const find_similar = readTool({
     reason: z.string().optional(),
   }),
   routes: [{ method: "GET", path: "/api/documents/{document_id}/similar" }],
+  example: { doc_id: 1 },
+  budget: 2_200,
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 
 /** The tool's view names (its public vocabulary) and the resmon route serving each. */
 export const ANALYTICS_VIEW_PATHS = {
@@ -16,24 +16,14 @@ export const ANALYTICS_VIEWS = Object.keys(ANALYTICS_VIEW_PATHS) as [AnalyticsVi
 
 export const get_analytics = readTool({
   name: "get_analytics",
-  title: "Get analytics",
+  title: "Analytics",
   description:
-    "One summary of the corpus and runs: overview, volume (publications per month), sources (contribution per source), keywords (contribution per keyword), routine-health, discovery-lag. Small-sample answers say they are insufficient; repeat that rather than a trend.",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
+    "A summary of the corpus or runs. On a small sample repeat that it is insufficient, not a trend.",
   input: z.strictObject({
-    view: z.enum(ANALYTICS_VIEWS).describe("Which summary."),
+    view: z.enum(ANALYTICS_VIEWS),
     // resmon's analytics take no window except publication-volume's months; an argument the
     // backend would ignore must not look applied, so on other views the answer says it was not.
-    window: z
-      .int()
-      .min(1)
-      .max(120)
-      .optional()
-      .describe(
-        "Months back, applied only for view=volume (resmon's default 12); other views take none and the answer says so.",
-      ),
+    window: z.int().min(1).max(120).optional().describe("Months back; view=volume only."),
   }),
   output: z.looseObject({
     window_applied: z.boolean().optional(),
@@ -43,4 +33,6 @@ export const get_analytics = readTool({
     { method: "GET"; path: string },
     ...{ method: "GET"; path: string }[],
   ],
+  example: { view: "overview" },
+  budget: 10_000,
 });

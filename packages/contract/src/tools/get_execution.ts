@@ -1,17 +1,14 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { expectedRuntimeIdArg, idArg, identityShape, notReportedShape } from "../schema-parts.js";
 
 export const get_execution = readTool({
   name: "get_execution",
-  title: "Get an execution",
+  title: "Execution",
   description:
-    "One run: status (running|completed|failed|cancelled|interrupted), per-source counts and coverage, timings, AI lane, parameters, interruption fields, identity. Poll this after run_sweep or run_routine. interrupted is not failed: the process ended, nothing is claimed about the search; interrupted_reason null means unknown, never a guess. A source's zero carries its reason.",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
+    "One run: status, per-source counts and zero reasons, parameters. Poll it after a run starts. interrupted is not failed; interrupted_reason null means unknown.",
   input: z.strictObject({
-    exec_id: idArg("Execution id."),
+    exec_id: idArg(),
     expected_runtime_id: expectedRuntimeIdArg(),
   }),
   output: z.looseObject({
@@ -31,4 +28,6 @@ export const get_execution = readTool({
     { method: "GET", path: "/api/executions/{exec_id}" },
     { method: "GET", path: "/api/health" },
   ],
+  example: { exec_id: 1 },
+  budget: 1_150,
 });

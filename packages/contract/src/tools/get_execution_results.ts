@@ -1,17 +1,13 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { idArg, limitArg, offsetArg, paperShape } from "../schema-parts.js";
 
 export const get_execution_results = readTool({
   name: "get_execution_results",
-  title: "Get an execution's papers",
-  description:
-    "The papers one run found, a page at a time. Each id is the corpus document id, usable as explain_match's doc_id (not a cross-corpus identifier).",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
+  title: "Execution papers",
+  description: "A run's papers, paged. Each id is a doc_id for explain_match.",
   input: z.strictObject({
-    exec_id: idArg("Execution id."),
+    exec_id: idArg(),
     limit: limitArg(),
     offset: offsetArg(),
   }),
@@ -20,4 +16,6 @@ export const get_execution_results = readTool({
     total: z.int().optional(),
   }),
   routes: [{ method: "GET", path: "/api/executions/{exec_id}/references" }],
+  example: { exec_id: 1 },
+  budget: 300,
 });

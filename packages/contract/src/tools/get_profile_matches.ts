@@ -1,17 +1,14 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { idArg, limitArg, offsetArg } from "../schema-parts.js";
 
 export const get_profile_matches = readTool({
   name: "get_profile_matches",
-  title: "Get a profile's matches",
+  title: "Profile matches",
   description:
-    "Papers matched to a watch profile, each with basis, matched_author and evidence, plus by_basis and a what_a_basis_means glossary. A name_only match says only that the name appears: never present it as that person's paper, and never drop the basis when you repeat a match.",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
+    "A profile's matches, each with basis, matched_author, evidence. name_only means only the name matched: never call it that person's paper or drop the basis.",
   input: z.strictObject({
-    profile_id: idArg("Watch profile id."),
+    profile_id: idArg(),
     limit: limitArg(),
     offset: offsetArg(),
   }),
@@ -28,4 +25,6 @@ export const get_profile_matches = readTool({
     what_a_basis_means: z.record(z.string(), z.string()),
   }),
   routes: [{ method: "GET", path: "/api/profiles/{profile_id}/matches" }],
+  example: { profile_id: 1 },
+  budget: 3_200,
 });

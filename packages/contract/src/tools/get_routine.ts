@@ -1,17 +1,14 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { idArg } from "../schema-parts.js";
 import { missedFiresShape } from "./list_routines.js";
 
 export const get_routine = readTool({
   name: "get_routine",
-  title: "Get a routine",
+  title: "Routine",
   description:
-    "One routine's full record: missed_fires and missed_fire_details, a coverage audit of results against its intent (totals, not page lengths; missed_in_corpus_count_is_lower_bound means 'at least'), and a delivery summary (destinations per channel, awaiting_review, the last delivery's state). No addresses, paths or URLs. delivery is absent when resmon could not report it - not zero destinations.",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
-  input: z.strictObject({ routine_id: idArg("Routine id.") }),
+    "One routine: missed fires, a coverage audit (totals; *_is_lower_bound means 'at least'), a delivery summary (absent, not zero, if unreported).",
+  input: z.strictObject({ routine_id: idArg() }),
   output: z.looseObject({
     id: z.int(),
     name: z.string(),
@@ -32,4 +29,6 @@ export const get_routine = readTool({
     { method: "GET", path: "/api/routines/{routine_id}/deliveries" },
     { method: "GET", path: "/api/routines/{routine_id}/coverage" },
   ],
+  example: { routine_id: 1 },
+  budget: 2_900,
 });

@@ -1,16 +1,13 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { idArg } from "../schema-parts.js";
 
 export const get_search_record = readTool({
   name: "get_search_record",
-  title: "Get a run's search record",
+  title: "Search record",
   description:
-    "The PRISMA-shaped reproducible record of a run. search.queries_as_sent is what each source's requests carried (null for runs from before resmon kept it); search.query_as_sent is the terms as typed, which no source received verbatim. A source's zero carries its reason; an unexplained zero is not evidence there was nothing to find.",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
-  input: z.strictObject({ exec_id: idArg("Execution id.") }),
+    "A run's reproducible record: search.queries_as_sent is what each source got (null for old runs), query_as_sent the typed terms. An unexplained zero proves nothing.",
+  input: z.strictObject({ exec_id: idArg() }),
   output: z.looseObject({
     search: z.looseObject({
       queries_as_sent: z.array(z.looseObject({})).nullable().optional(),
@@ -18,4 +15,6 @@ export const get_search_record = readTool({
     }),
   }),
   routes: [{ method: "GET", path: "/api/executions/{exec_id}/search-record" }],
+  example: { exec_id: 1 },
+  budget: 1_000,
 });

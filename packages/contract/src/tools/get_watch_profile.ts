@@ -1,16 +1,13 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { idArg, str } from "../schema-parts.js";
 
 export const get_watch_profile = readTool({
   name: "get_watch_profile",
-  title: "Get a watch profile",
+  title: "Watch profile",
   description:
-    "One watch profile in full, plus its match total and a count per basis (e.g. identifier, name_only). A name_only match is a string match, not an identity.",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
-  input: z.strictObject({ profile_id: idArg("Watch profile id.") }),
+    "One watch profile with its match count per basis. name_only is a string match, not an identity.",
+  input: z.strictObject({ profile_id: idArg() }),
   output: z.looseObject({
     id: z.int(),
     kind: z.string(),
@@ -22,4 +19,6 @@ export const get_watch_profile = readTool({
     { method: "GET", path: "/api/profiles/{profile_id}" },
     { method: "GET", path: "/api/profiles/{profile_id}/matches" },
   ],
+  example: { profile_id: 1 },
+  budget: 350,
 });

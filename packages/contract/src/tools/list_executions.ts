@@ -1,18 +1,14 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { EXECUTION_STATUSES, idArg, int, limitArg, offsetArg, str } from "../schema-parts.js";
 
 export const list_executions = readTool({
   name: "list_executions",
-  title: "List executions",
-  description:
-    "Runs, newest first: id, type, status, started, finished, result count, interrupted_reason, restarted_from. interrupted means resmon stopped before the run finished (app closed, power cut); it is not failed, so never report it as a failed search.",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
+  title: "Executions",
+  description: "Runs, newest first. interrupted (resmon stopped mid-run) is not failed.",
   input: z.strictObject({
-    routine_id: idArg("Only runs of this routine.").optional(),
-    status: z.enum(EXECUTION_STATUSES).optional().describe("Only runs with this status."),
+    routine_id: idArg().optional(),
+    status: z.enum(EXECUTION_STATUSES).optional(),
     limit: limitArg(),
     offset: offsetArg(),
   }),
@@ -31,4 +27,6 @@ export const list_executions = readTool({
     ),
   }),
   routes: [{ method: "GET", path: "/api/executions" }],
+  example: {},
+  budget: 2_100,
 });

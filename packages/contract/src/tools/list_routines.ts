@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { str } from "../schema-parts.js";
 
 export const missedFiresShape = () =>
@@ -7,14 +7,10 @@ export const missedFiresShape = () =>
 
 export const list_routines = readTool({
   name: "list_routines",
-  title: "List routines",
-  description:
-    "The user's saved routines (scheduled searches): id, name, schedule, sources, keywords, last run, active, and missed_fires (fires that came due while resmon was closed).",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
+  title: "Routines",
+  description: "Saved scheduled searches, with missed_fires (fires due while resmon was closed).",
   input: z.strictObject({
-    active_only: z.boolean().optional().describe("Only routines on the schedule."),
+    active_only: z.boolean().optional(),
   }),
   output: z.looseObject({
     routines: z.array(
@@ -31,4 +27,6 @@ export const list_routines = readTool({
     ),
   }),
   routes: [{ method: "GET", path: "/api/routines" }],
+  example: {},
+  budget: 500,
 });

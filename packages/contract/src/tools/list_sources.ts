@@ -1,15 +1,12 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { str } from "../schema-parts.js";
 
 export const list_sources = readTool({
   name: "list_sources",
-  title: "List sources",
+  title: "Sources",
   description:
-    "The scholarly sources resmon can search: slug (use it in sources arguments), name, coverage, whether an API key is required and whether one is present. Names the key's alias and its presence (present/absent/unreadable), never a value.",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
+    "Searchable sources: slug (for sources arguments), coverage, key needed/present (never its value).",
   input: z.strictObject({}),
   output: z.looseObject({
     sources: z.array(
@@ -27,4 +24,6 @@ export const list_sources = readTool({
     { method: "GET", path: "/api/repositories/catalog" },
     { method: "GET", path: "/api/credentials" },
   ],
+  example: {},
+  budget: 850,
 });

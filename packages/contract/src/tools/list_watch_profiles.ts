@@ -1,17 +1,13 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { str } from "../schema-parts.js";
 
 export const list_watch_profiles = readTool({
   name: "list_watch_profiles",
-  title: "List watch profiles",
-  description:
-    "The people, groups and institutions the user watches: id, kind, name, aliases, identifier schemes, ORCID, affiliations. basis_warning on a row says how weak its matches can be (e.g. name-only): repeat it whenever you summarize that profile.",
-  kind: "read",
-  requiresConfirmation: false,
-  annotations: readHints(false),
+  title: "Watch profiles",
+  description: "Watched people and groups. Repeat a row's basis_warning whenever you summarize it.",
   input: z.strictObject({
-    kind: z.string().min(1).optional().describe("Only this kind, e.g. person, group, institution."),
+    kind: z.string().min(1).optional().describe("e.g. person, group, institution."),
   }),
   output: z.looseObject({
     profiles: z.array(
@@ -24,4 +20,6 @@ export const list_watch_profiles = readTool({
     ),
   }),
   routes: [{ method: "GET", path: "/api/profiles" }],
+  example: {},
+  budget: 400,
 });

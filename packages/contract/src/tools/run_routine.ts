@@ -1,16 +1,15 @@
 import { z } from "zod";
-import { writeHints, writeTool } from "../define.js";
+import { writeTool } from "../define.js";
 import { idArg, notReportedShape } from "../schema-parts.js";
 
 export const run_routine = writeTool({
   name: "run_routine",
-  title: "Run a routine now",
+  title: "Run routine now",
   description:
-    "Run a saved routine once now, even if inactive; recorded in the run history. Read queued before execution_id: queued true means resmon is at its run limit, execution_id is null, queue_position says where it waits, and it starts on its own - nothing to poll yet. Otherwise poll get_execution(execution_id); the run may end interrupted, which is not failed. conflict if it is already running or the queue is full.",
-  kind: "write",
-  requiresConfirmation: true,
-  annotations: writeHints(false, true),
-  input: z.strictObject({ routine_id: idArg("Routine id.") }),
+    "Run a routine once now, even if inactive. Read queued before execution_id: queued means it waits (queue_position), execution_id null. Else poll get_execution; interrupted is not failed.",
+  idempotent: false,
+  openWorld: true,
+  input: z.strictObject({ routine_id: idArg() }),
   output: z.looseObject({
     execution_id: z.int().nullable(),
     queued: z.boolean().optional(),
@@ -20,4 +19,6 @@ export const run_routine = writeTool({
     not_reported: notReportedShape(),
   }),
   routes: [{ method: "POST", path: "/api/routines/{routine_id}/run" }],
+  example: { routine_id: 2 },
+  budget: 100,
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { writeHints, writeTool } from "../define.js";
+import { writeTool } from "../define.js";
 import {
   gapQueriesArg,
   rankedEntriesArg,
@@ -14,9 +14,8 @@ export const scan_continue = writeTool({
   title: "Continue scan",
   description:
     "Send the one artifact next_action asks for: screen_scores (every batch item), gap_queries ([] skips the round) or ranked_entries (the page); none polls. An accepted artifact resent unchanged is replayed: true; changed, a conflict.",
-  kind: "write",
-  requiresConfirmation: true,
-  annotations: writeHints(true, true),
+  idempotent: true,
+  openWorld: true,
   input: z.strictObject({
     scan_id: scanIdArg(),
     screen_scores: screenScoresArg().optional(),
@@ -25,4 +24,7 @@ export const scan_continue = writeTool({
   }),
   output: scanEnvelopeShape(),
   routes: [...SCAN_RETRIEVAL_ROUTES, { method: "GET", path: "/api/documents/{document_id}/similar" }],
+  example: { scan_id: "0b7e5c1e-3f3a-4c55-9a51-2f1d7c0e9a10" },
+  exampleNeeds: "a scan scan_start started (packages/mcp-server/test/scan-e2e.test.ts runs the sequence)",
+  budget: 2_500,
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { writeHints, writeTool } from "../define.js";
+import { writeTool } from "../define.js";
 import {
   queryPlanArg,
   SCAN_RETRIEVAL_ROUTES,
@@ -16,15 +16,14 @@ export const scan_start = writeTool({
   title: "Start scan",
   description:
     "Start or resume a literature scan: resmon retrieves by sweeps (recorded runs), from its corpus, or both. Idempotent by scan_id; after a failed round the same call resubmits only the unfinished sweeps. Answers an envelope: do its next_action.",
-  kind: "write",
-  requiresConfirmation: true,
-  annotations: writeHints(true, true),
+  idempotent: true,
+  openWorld: true,
   input: z
     .strictObject({
       scan_id: scanIdArg(),
       brief: z.string().min(1).describe("The question, in Markdown."),
       queries: queryPlanArg(),
-      sources: sourcesArg("Sources to sweep").min(1),
+      sources: sourcesArg().min(1),
       retrieval: z.enum(["sweep", "corpus", "both"]).optional().describe("Default sweep."),
       profile: z.enum(["quick", "standard", "deep"]).optional().describe("Default standard."),
       top: z.int().min(1).max(25).optional().describe(`Papers in the result (default ${DEFAULT_TOP}).`),
@@ -50,4 +49,26 @@ export const scan_start = writeTool({
     }),
   output: scanEnvelopeShape(),
   routes: SCAN_RETRIEVAL_ROUTES,
+  example: {
+    scan_id: "0b7e5c1e-3f3a-4c55-9a51-2f1d7c0e9a10",
+    brief: "Which papers best show how protein structure is predicted?",
+    queries: {
+      criteria: [
+        { id: "C1", text: "studies protein folding" },
+        { id: "C2", text: "predicts protein structure" },
+        { id: "C3", text: "reports a method" },
+      ],
+      queries: [
+        { id: "q1", kind: "direct", text: "protein folding" },
+        { id: "q2", kind: "terminology", text: "protein structure" },
+        { id: "q3", kind: "contradictory", text: "folding" },
+        { id: "q4", kind: "review", text: "protein" },
+        { id: "q5", kind: "mechanism", text: "structure" },
+        { id: "q6", kind: "method", text: "prediction" },
+      ],
+    },
+    sources: ["arxiv", "biorxiv", "pubmed"],
+  },
+  // Its first envelope: await_retrieval, or a screening batch of 25 when the corpus answered at once.
+  budget: 2_500,
 });

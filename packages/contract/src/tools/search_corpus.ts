@@ -1,25 +1,23 @@
 import { z } from "zod";
-import { readHints, readTool } from "../define.js";
+import { readTool } from "../define.js";
 import { dateArg, limitArg, paperShape, sourcesArg } from "../schema-parts.js";
 
 export const search_corpus = readTool({
   name: "search_corpus",
-  title: "Search the corpus",
+  title: "Search corpus",
   description:
-    "Search papers resmon has already collected. keyword (default) filters on every word of query; semantic ranks by meaning, so the two modes can return different sets. The answer's mode is what was served: semantic can decline and then says so in mode_unavailable. In semantic mode ranked_count/unranked_count say how much is ordered. Pages by cursor: pass next_cursor back; offset is refused.",
-  kind: "read",
-  requiresConfirmation: false,
+    "Search collected papers. keyword (default) filters on every word; semantic ranks by meaning, so the sets can differ. mode says what was served, mode_unavailable why not semantic. Pages by next_cursor; offset is refused.",
   // Semantic mode may embed the query through the user's configured embedding provider,
   // which can be a remote service: the query text can leave the machine.
-  annotations: readHints(true),
+  openWorld: true,
   input: z.strictObject({
-    query: z.string().min(1).describe("Words to filter on (keyword) or to rank by (semantic)."),
-    mode: z.enum(["keyword", "semantic"]).default("keyword").describe("keyword (default) or semantic."),
-    sources: sourcesArg("Only these sources").optional(),
-    date_from: dateArg("Published on or after"),
-    date_to: dateArg("Published on or before"),
+    query: z.string().min(1),
+    mode: z.enum(["keyword", "semantic"]).default("keyword"),
+    sources: sourcesArg().optional(),
+    date_from: dateArg(),
+    date_to: dateArg(),
     limit: limitArg(),
-    cursor: z.string().min(1).optional().describe("next_cursor from the previous page."),
+    cursor: z.string().min(1).optional(),
   }),
   output: z.looseObject({
     papers: z.array(paperShape().extend({ distance: z.number().nullable().optional() })),
@@ -31,4 +29,11 @@ export const search_corpus = readTool({
     mode_unavailable: z.string().optional(),
   }),
   routes: [{ method: "POST", path: "/api/explorer/search" }],
+  // An offset is refused rather than ignored: resmon seeks the corpus on (publication date, id).
+  refuses: {
+    offset:
+      "search_corpus pages by cursor, not offset: pass the next_cursor of the previous answer as cursor. resmon seeks the corpus on (publication date, id), and emulating an offset would re-read every earlier page on each call, so an offset is refused rather than silently ignored.",
+  },
+  example: { query: "model" },
+  budget: 2_200,
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { writeHints, writeTool } from "../define.js";
+import { writeTool } from "../define.js";
 import { SETTINGS_GROUPS, SETTINGS_KEYS_WRITABLE } from "../settings.js";
 
 const settingsRoutes = SETTINGS_GROUPS.flatMap((group) => [
@@ -10,21 +10,16 @@ const settingsRoutes = SETTINGS_GROUPS.flatMap((group) => [
 export const update_settings = writeTool({
   name: "update_settings",
   title: "Update settings",
-  description:
-    'Change resmon settings in one group. Only 20 keys are writable (which model, effort, ceilings, retention, notifications); keys that choose where resmon sends things, what it runs, where it writes, what it is told, or whether an AI summary is labelled are refused by name, as is any credential-shaped key (keys live in the app\'s keychain). Values are strings; booleans as "true"/"false". Answers a before/after diff of the real state.',
-  kind: "write",
-  requiresConfirmation: true,
+  description: `Change one group's settings. Only ${SETTINGS_KEYS_WRITABLE.length} keys are writable (model, effort, ceilings, retention, notifications); others and credential-shaped keys are refused by name. Values are strings, booleans "true"/"false".`,
   // Overwrites nothing unrecoverable: the answer reports each key's previous value.
-  annotations: writeHints(true, false),
+  idempotent: true,
+  openWorld: false,
   input: z.strictObject({
-    group: z.enum(SETTINGS_GROUPS).describe("Settings group."),
+    group: z.enum(SETTINGS_GROUPS),
     settings: z
       .record(z.string(), z.string())
       .refine((s) => Object.keys(s).length > 0, "Name at least one setting.")
-      .meta({
-        minProperties: 1,
-        description: `Key to new value (a string), at least one. Writable keys: ${SETTINGS_KEYS_WRITABLE.join(", ")}.`,
-      }),
+      .meta({ minProperties: 1 }),
   }),
   output: z.looseObject({
     group: z.enum(SETTINGS_GROUPS),
@@ -33,4 +28,6 @@ export const update_settings = writeTool({
     unchanged_key_count: z.int(),
   }),
   routes: settingsRoutes as [(typeof settingsRoutes)[number], ...(typeof settingsRoutes)[number][]],
+  example: { group: "ai", settings: { ai_temperature: "0.2" } },
+  budget: 60,
 });

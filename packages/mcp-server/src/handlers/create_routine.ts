@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
+import { answerOf } from "../shape/answer.js";
 import { routineRecord } from "../shape/routine.js";
 import { asRecord } from "../shape/values.js";
 
@@ -55,17 +56,23 @@ export const create_routine: Handler<"create_routine"> = async (args, { backend 
     const row = await backend.call((c) =>
       c.GET("/api/routines/{routine_id}", { params: { path: { routine_id: id } } }),
     );
-    return withWarning({ routine: routineRecord(row), read_back: true }, CREATED_INACTIVE);
+    return answerOf(
+      "create_routine",
+      withWarning({ routine: routineRecord(row), read_back: true }, CREATED_INACTIVE),
+    );
   } catch (err) {
     // The routine exists; failing the call now would invite a duplicate. Say what is known, no more.
     const why = err instanceof ToolError ? err.message : "the read-back failed";
-    return withWarning(
-      {
-        routine: { id, name: typeof created.name === "string" ? created.name : body.name },
-        read_back: false,
-        read_back_error: why,
-      },
-      `Created as routine ${id} (sent inactive), but reading it back failed, so its stored record is not shown: ${why} get_routine ${id} shows it.`,
+    return answerOf(
+      "create_routine",
+      withWarning(
+        {
+          routine: { id, name: typeof created.name === "string" ? created.name : body.name },
+          read_back: false,
+          read_back_error: why,
+        },
+        `Created as routine ${id} (sent inactive), but reading it back failed, so its stored record is not shown: ${why} get_routine ${id} shows it.`,
+      ),
     );
   }
 };

@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { asRecord } from "../shape/values.js";
 
 export const create_watch_profile: Handler<"create_watch_profile"> = async (args, { backend }) => {
@@ -20,7 +21,11 @@ export const create_watch_profile: Handler<"create_watch_profile"> = async (args
   const profile = asRecord(await backend.call((c) => c.POST("/api/profiles", { body })));
   const warning =
     typeof profile.basis_warning === "string" && profile.basis_warning ? profile.basis_warning : null;
-  if (warning === null) return { profile, detail: {} };
+  if (warning === null) return answerOf("create_watch_profile", { profile, detail: {} });
   // Lifted to the top of the answer and repeated in detail: placement decides whether a caller repeats it.
-  return { basis_warning: warning, profile, detail: { basis_warning: warning } };
+  return answerOf("create_watch_profile", {
+    basis_warning: warning,
+    profile,
+    detail: { basis_warning: warning },
+  });
 };

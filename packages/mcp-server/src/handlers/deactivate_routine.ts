@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { activeFlag } from "../shape/routine.js";
 import { asRecord } from "../shape/values.js";
 
@@ -11,5 +12,8 @@ export const deactivate_routine: Handler<"deactivate_routine"> = async (args, { 
   );
   // Only the state resmon reported: without it the shape check refuses the answer (upstream_error).
   const active = activeFlag(data.is_active);
-  return { id: data.id ?? id, ...(active === undefined ? {} : { is_active: active }) };
+  return answerOf("deactivate_routine", {
+    id: data.id ?? id,
+    ...(active === undefined ? {} : { is_active: active }),
+  });
 };

@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { rankedPaper } from "../shape/paper.js";
 import { passReported } from "../shape/reported.js";
 import { requireArray, requireRecord } from "../shape/values.js";
@@ -24,5 +25,5 @@ export const find_similar: Handler<"find_similar"> = async (args, { backend }) =
   // An empty list always says why: "not embedded", "nothing else is" and "cannot load" differ.
   if (typeof data.reason === "string" && data.reason) answer.reason = data.reason;
   else if (papers.length === 0) answer.reason = NO_REASON;
-  return answer;
+  return answerOf("find_similar", answer);
 };

@@ -1,5 +1,6 @@
 import { ANALYTICS_VIEW_PATHS } from "@resmon/mcp-contract";
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { requireRecord } from "../shape/values.js";
 
 /**
@@ -46,5 +47,5 @@ export const get_analytics: Handler<"get_analytics"> = async (args, { backend })
       },
     ];
   }
-  return answer;
+  return answerOf("get_analytics", answer);
 };

@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { reportedIdentity, requireIdentity } from "../shape/identity.js";
 import { markNotReported } from "../shape/reported.js";
 import { asRecord, parseJsonText } from "../shape/values.js";
@@ -36,7 +37,7 @@ export const get_execution: Handler<"get_execution"> = async (args, { backend })
     const body = await backend.call((c) =>
       c.GET("/api/executions/{exec_id}", { params: { path: { exec_id: execId } } }),
     );
-    return executionAnswer(body);
+    return answerOf("get_execution", executionAnswer(body));
   }
   // Preflight: health with the expectation must match before the execution is asked for at all.
   const bound = { expectedRuntimeId: expected };
@@ -48,5 +49,5 @@ export const get_execution: Handler<"get_execution"> = async (args, { backend })
     bound,
   );
   requireIdentity(body, expected, "execution");
-  return executionAnswer(body);
+  return answerOf("get_execution", executionAnswer(body));
 };

@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
+import { answerOf } from "../shape/answer.js";
 import { pageOf } from "../shape/paging.js";
 import { paper } from "../shape/paper.js";
 
@@ -27,7 +28,7 @@ export const get_execution_results: Handler<"get_execution_results"> = async (ar
     );
   }
   const page = pageOf(data, args.offset, args.limit);
-  return {
+  return answerOf("get_execution_results", {
     exec_id: execId,
     papers: page.items.map(paper),
     count: page.items.length,
@@ -36,5 +37,5 @@ export const get_execution_results: Handler<"get_execution_results"> = async (ar
     limit: page.limit,
     has_more: page.has_more,
     next_offset: page.next_offset,
-  };
+  });
 };

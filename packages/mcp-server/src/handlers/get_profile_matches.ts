@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { matchRow, WHAT_A_BASIS_MEANS } from "../shape/profile.js";
 import { markNotReported } from "../shape/reported.js";
 import { isRecord, numOrNull, requireArray, requireRecord } from "../shape/values.js";
@@ -35,5 +36,5 @@ export const get_profile_matches: Handler<"get_profile_matches"> = async (args, 
   };
   // Without resmon's total, has_more is read off a full page: the answer says the total is unknown.
   if (total === null) markNotReported(answer, ["total"]);
-  return answer;
+  return answerOf("get_profile_matches", answer);
 };

@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
+import { answerOf } from "../shape/answer.js";
 import { markNotReported } from "../shape/reported.js";
 import { coverageAudit, deliverySummary, routineRecord } from "../shape/routine.js";
 
@@ -31,5 +32,5 @@ export const get_routine: Handler<"get_routine"> = async (args, { backend }) => 
   const delivery = deliveries.ok ? deliverySummary(deliveries.value) : null;
   if (delivery !== null) answer.delivery = delivery;
   else markNotReported(answer, ["delivery"]);
-  return answer;
+  return answerOf("get_routine", answer);
 };

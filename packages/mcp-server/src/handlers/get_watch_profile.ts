@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { WHAT_A_BASIS_MEANS } from "../shape/profile.js";
 import { asRecord, isRecord } from "../shape/values.js";
 
@@ -14,7 +15,7 @@ export const get_watch_profile: Handler<"get_watch_profile"> = async (args, { ba
       c.GET("/api/profiles/{profile_id}/matches", { params: { path, query: { limit: 1 } } }),
     ),
   );
-  return {
+  return answerOf("get_watch_profile", {
     ...profile,
     basis_warning: profile.basis_warning ?? null,
     // Only a total and per-basis counts resmon reported; without them the answer fails its shape
@@ -22,5 +23,5 @@ export const get_watch_profile: Handler<"get_watch_profile"> = async (args, { ba
     ...(typeof matches.total === "number" ? { match_total: matches.total } : {}),
     ...(isRecord(matches.by_basis) ? { by_basis: matches.by_basis } : {}),
     what_a_basis_means: WHAT_A_BASIS_MEANS,
-  };
+  });
 };

@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { reportedIdentity, requireIdentity } from "../shape/identity.js";
 import { markNotReported, passReported } from "../shape/reported.js";
 import { asRecord, numOrNull } from "../shape/values.js";
@@ -32,5 +33,5 @@ export const health: Handler<"health"> = async (args, { backend }) => {
     expected === undefined ? {} : { expectedRuntimeId: expected },
   );
   if (expected !== undefined) requireIdentity(body, expected, "health");
-  return healthAnswer(body);
+  return answerOf("health", healthAnswer(body));
 };

@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { asRecord, requireArray } from "../shape/values.js";
 
 /** resmon's own page cap for GET /api/executions. */
@@ -46,7 +47,7 @@ export const list_executions: Handler<"list_executions"> = async (args, { backen
   if (routineId === undefined && status === undefined) {
     // One extra row says whether another page exists without claiming a total resmon never gave.
     const rows = await fetchPage(offset, Math.min(limit + 1, BACKEND_PAGE));
-    return pageAnswer(rows.slice(0, limit).map(projection), rows.length > limit);
+    return answerOf("list_executions", pageAnswer(rows.slice(0, limit).map(projection), rows.length > limit));
   }
 
   // resmon has no routine or status filter: walk its pages and filter here, honestly.
@@ -76,5 +77,5 @@ export const list_executions: Handler<"list_executions"> = async (args, { backen
   else if (scanned >= MAX_SCANNED) {
     answer.note = `Stopped after reading ${scanned} runs; more may match further back.`;
   }
-  return answer;
+  return answerOf("list_executions", answer);
 };

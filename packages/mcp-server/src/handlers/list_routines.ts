@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { routineRow } from "../shape/routine.js";
 import { requireArray } from "../shape/values.js";
 
@@ -7,5 +8,5 @@ export const list_routines: Handler<"list_routines"> = async (args, { backend })
     routineRow,
   );
   const routines = args.active_only === true ? rows.filter((r) => r.active === true) : rows;
-  return { routines, count: routines.length };
+  return answerOf("list_routines", { routines, count: routines.length });
 };

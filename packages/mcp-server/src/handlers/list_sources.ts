@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
+import { answerOf } from "../shape/answer.js";
 import { asRecord, requireArray, strOrNull } from "../shape/values.js";
 
 type Presence = "present" | "absent" | "unreadable";
@@ -49,5 +50,5 @@ export const list_sources: Handler<"list_sources"> = async (_args, { backend }) 
   });
   const answer: Record<string, unknown> = { sources, count: sources.length };
   if (note) answer.note = note;
-  return answer;
+  return answerOf("list_sources", answer);
 };

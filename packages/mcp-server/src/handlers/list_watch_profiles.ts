@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { profileRow } from "../shape/profile.js";
 import { asRecord, requireArray } from "../shape/values.js";
 
@@ -9,5 +10,5 @@ export const list_watch_profiles: Handler<"list_watch_profiles"> = async (args, 
   );
   const rows = Array.isArray(body) ? body : requireArray(asRecord(body).profiles, "the watch profiles");
   const profiles = rows.map(profileRow);
-  return { profiles, count: profiles.length };
+  return answerOf("list_watch_profiles", { profiles, count: profiles.length });
 };

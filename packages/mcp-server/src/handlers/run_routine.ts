@@ -1,5 +1,7 @@
+import type { ToolResult } from "@resmon/mcp-contract";
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
+import { answerOf } from "../shape/answer.js";
 import { markNotReported } from "../shape/reported.js";
 import { asRecord } from "../shape/values.js";
 import { RUN_STARTED } from "./run_sweep.js";
@@ -36,16 +38,16 @@ function reportedId(value: unknown): number | undefined {
   return Number.isSafeInteger(value) ? (value as number) : undefined;
 }
 
-/** resmon's own extras on an admitted run, passed on only when it sent them. */
+/** resmon's own extras on an admitted run, passed on only when it sent them; the answer, checked. */
 function withReported(
   answer: Record<string, unknown>,
   data: Record<string, unknown>,
-): Record<string, unknown> {
+): ToolResult<"run_routine"> {
   if (typeof data.was_inactive === "boolean") answer.was_inactive = data.was_inactive;
   if (Number.isSafeInteger(data.missed_fires_marked_ran_late)) {
     answer.missed_fires_marked_ran_late = data.missed_fires_marked_ran_late;
   }
-  return answer;
+  return answerOf("run_routine", answer);
 }
 
 export const run_routine: Handler<"run_routine"> = async (args, { backend }) => {

@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
+import { answerOf } from "../shape/answer.js";
 import { asRecord } from "../shape/values.js";
 
 export const RUN_STARTED =
@@ -34,5 +35,5 @@ export const run_sweep: Handler<"run_sweep"> = async (args, { backend }) => {
       not_reported: ["execution_id"],
     });
   }
-  return { execution_id: data.execution_id, detail: RUN_STARTED };
+  return answerOf("run_sweep", { execution_id: data.execution_id, detail: RUN_STARTED });
 };

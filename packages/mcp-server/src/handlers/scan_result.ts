@@ -2,4 +2,4 @@ import type { Handler } from "../context.js";
 import { runScan } from "../scan.js";
 
 export const scan_result: Handler<"scan_result"> = (args, ctx) =>
-  runScan(ctx, (engine) => engine.result(args));
+  runScan("scan_result", ctx, (engine) => engine.result(args));

@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
 import { runScan } from "../scan.js";
 
-export const scan_start: Handler<"scan_start"> = (args, ctx) => runScan(ctx, (engine) => engine.start(args));
+export const scan_start: Handler<"scan_start"> = (args, ctx) =>
+  runScan("scan_start", ctx, (engine) => engine.start(args));

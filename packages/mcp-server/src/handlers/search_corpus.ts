@@ -1,4 +1,5 @@
 import type { Handler } from "../context.js";
+import { answerOf } from "../shape/answer.js";
 import { paper, rankedPaper } from "../shape/paper.js";
 import { passReported } from "../shape/reported.js";
 import { requireArray, requireRecord } from "../shape/values.js";
@@ -42,5 +43,5 @@ export const search_corpus: Handler<"search_corpus"> = async (args, { backend })
         ? data.similarity_unavailable
         : DECLINED_FALLBACK;
   }
-  return answer;
+  return answerOf("search_corpus", answer);
 };

@@ -84,8 +84,8 @@ function same(a: unknown, b: unknown): boolean {
 export const update_settings: Handler<"update_settings"> = async (args, { backend }) => {
   // The group is on the allowlist: the schema's enum is SETTINGS_GROUPS.
   const { group, settings: requested } = args;
+  // At least one key: the schema refuses an empty map.
   const keys = Object.keys(requested);
-  if (keys.length === 0) throw invalidArgument("settings names no key to change.", { field: "settings" });
 
   // 1. Credential-shaped names first, before any request: keys are not settings.
   const credentialKeys = keys.filter((k) => classifySettingsKey(k).class === "credential");
