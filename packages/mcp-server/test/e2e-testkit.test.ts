@@ -36,6 +36,8 @@ beforeAll(async () => {
       RESMON_STATE_DIR: dir,
       RESMON_MCP_TIMEOUT_MS: "1500",
       RESMON_MCP_SCAN_DATA: join(dir, "scans"),
+      // scan_start's example answers await_retrieval after this, not after the 20 s default.
+      RESMON_MCP_SCAN_WAIT_MS: "500",
     }),
     stderr: "pipe",
   });

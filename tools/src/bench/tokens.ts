@@ -37,6 +37,8 @@ export function testkitTools(
       RESMON_STATE_DIR: kit.stateDir,
       // The scan tools' state beside the stand-in's files, never the user's data dir.
       RESMON_MCP_SCAN_DATA: join(kit.stateDir, "mcp-scans"),
+      // scan_start's example answers within half a second (await_retrieval), not the 20 s default.
+      RESMON_MCP_SCAN_WAIT_MS: "500",
       ...extraEnv,
     },
     outputSchemas,
