@@ -102,7 +102,7 @@ describe("a whole scan, following next_action alone", () => {
       state.tasks
         .filter((t: { round: number }) => t.round === 1)
         .map((t: { query_id: string; text: string }) => [t.query_id, t.text]),
-    ).toEqual([["G1", "passing"]]);
+    ).toEqual([["G1", "equivariant"]]);
   });
 
   it("an empty gap_queries list skips the gap round: no sweep, straight to the shortlist", async () => {

@@ -1,55 +1,8 @@
 import type { Paper } from "../model.js";
 import type { Rng } from "../prng.js";
+import { pad } from "./format.js";
+import { FINDINGS, SUFFIXES, TOPICS, titleOf, topicAt } from "./topics.js";
 
-/** Topics give the corpus real structure: papers on one topic share words, so search and similarity mean something. */
-export const TOPICS = [
-  {
-    words: ["diffusion", "models", "turbulence"],
-    field: "physics.flu-dyn",
-    extra: ["flow", "reconstruction", "closure"],
-  },
-  {
-    words: ["graph", "neural", "network"],
-    field: "cs.LG",
-    extra: ["message", "passing", "sparse", "attention"],
-  },
-  {
-    words: ["protein", "folding", "structure"],
-    field: "q-bio.BM",
-    extra: ["alphafold", "contact", "prediction"],
-  },
-  { words: ["crispr", "gene", "editing"], field: "q-bio.GN", extra: ["guide", "off-target", "cas9"] },
-  { words: ["climate", "ocean", "warming"], field: "physics.ao-ph", extra: ["sea", "heat", "circulation"] },
-  { words: ["quantum", "error", "correction"], field: "quant-ph", extra: ["surface", "code", "qubit"] },
-  {
-    words: ["language", "model", "alignment"],
-    field: "cs.CL",
-    extra: ["preference", "reward", "fine-tuning"],
-  },
-  {
-    words: ["retraction", "research", "integrity"],
-    field: "cs.DL",
-    extra: ["misconduct", "notice", "publishing"],
-  },
-  { words: ["vaccine", "immune", "response"], field: "q-bio.CB", extra: ["antibody", "trial", "cohort"] },
-  {
-    words: ["battery", "lithium", "electrolyte"],
-    field: "cond-mat.mtrl-sci",
-    extra: ["anode", "solid-state", "cycling"],
-  },
-] as const;
-
-const ADJECTIVES = [
-  "Scalable",
-  "Robust",
-  "Learned",
-  "Efficient",
-  "Interpretable",
-  "Adaptive",
-  "Probabilistic",
-  "Fast",
-];
-const FRAMES = ["for", "in", "via", "under", "beyond"];
 const FIRST = [
   "Ada",
   "Alan",
@@ -84,7 +37,7 @@ const LAST = [
   "Liskov",
   "Dijkstra",
 ];
-export const CORPUS_SOURCES = [
+const CORPUS_SOURCES = [
   "arxiv",
   "openalex",
   "crossref",
@@ -96,10 +49,6 @@ export const CORPUS_SOURCES = [
   "doaj",
   "plos",
 ] as const;
-
-function pad(n: number, width = 2): string {
-  return String(n).padStart(width, "0");
-}
 
 /** A date between 2019-01-01 and 2026-11-20, as resmon stores it. */
 function randomDate(rng: Rng): string {
@@ -130,9 +79,10 @@ function externalId(source: string, id: number): string {
 }
 
 export function makePaper(rng: Rng, id: number, topicIndex: number, source: string): Paper {
-  const topic = TOPICS[topicIndex % TOPICS.length] ?? TOPICS[0];
-  const extra = rng.pick(topic.extra);
-  const title = `${rng.pick(ADJECTIVES)} ${topic.words.join(" ")} ${rng.pick(FRAMES)} ${extra}`;
+  const topic = topicAt(topicIndex);
+  const pattern = rng.pick(topic.patterns);
+  const filler = rng.pick(topic.fillers);
+  const title = titleOf(pattern, filler, rng.pick(SUFFIXES));
   const authorCount = rng.int(1, 4);
   const authors: string[] = [];
   for (let i = 0; i < authorCount; i++) {
@@ -151,7 +101,7 @@ export function makePaper(rng: Rng, id: number, topicIndex: number, source: stri
     authors: authors.join(", "),
     abstract: rng.chance(0.1)
       ? null
-      : `We study ${topic.words.join(" ")} with attention to ${extra}. ${title}.`,
+      : `${topic.abstract.replace("{x}", filler)} ${FINDINGS[id % FINDINGS.length] ?? ""}`.trim(),
     publication_date: date,
     url: `https://example.org/${source}/${id}`,
     categories: topic.field,
@@ -279,4 +229,20 @@ export function namedPapers(): Paper[] {
       first_seen_at: "2026-02-01 09:56:00",
     },
   ];
+}
+
+/** The hand-written papers first, then generated ones on random topics, all from one seeded stream. */
+export function buildPapers(rng: Rng, count: number): Paper[] {
+  const papers = namedPapers();
+  for (let id = papers.length + 1; id <= count; id++) {
+    papers.push(makePaper(rng, id, rng.int(0, TOPICS.length - 1), rng.pick(CORPUS_SOURCES)));
+  }
+  return papers;
+}
+
+/** A topic's papers: those whose title carries every one of its words. */
+export function papersOnTopic(papers: Paper[], topicIndex: number): Paper[] {
+  const topic = TOPICS[topicIndex];
+  if (!topic) return [];
+  return papers.filter((p) => topic.words.every((w) => p.title.toLowerCase().includes(w)));
 }
