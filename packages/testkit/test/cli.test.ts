@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -7,6 +7,16 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "./helpers.js";
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Waits for the one JSON line `serve` prints when it is ready. */
+function readyLine(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    if (!child.stdout) return reject(new Error("no stdout"));
+    createInterface({ input: child.stdout }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`exited ${code}`)));
+  });
+}
 
 describe.skipIf(!existsSync(CLI))("resmon-testkit serve", () => {
   it("prints one JSON line when ready, serves, and cleans up on SIGTERM", async () => {
@@ -16,10 +26,7 @@ describe.skipIf(!existsSync(CLI))("resmon-testkit serve", () => {
       [CLI, "serve", "--state-dir", dir, "--port", "0", "--seed", "small"],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout }).once("line", resolve);
-      child.once("exit", (code) => reject(new Error(`exited ${code}`)));
-    });
+    const line = await readyLine(child);
     const ready = JSON.parse(line) as {
       port: number;
       state_dir: string;
@@ -115,4 +122,25 @@ describe.skipIf(!existsSync(CLI))("resmon-testkit serve", () => {
     expect(code).toBe(2);
     expect(err).toContain("--state-dir is required");
   });
+
+  it("is reachable by its name from the repository root, as the README shows: pnpm exec resmon-testkit serve", async () => {
+    const dir = tempDir();
+    // Its own process group, so the signal reaches the stand-in under pnpm as Ctrl-C would.
+    const child = spawn("pnpm", ["exec", "resmon-testkit", "serve", "--state-dir", dir, "--seed", "small"], {
+      cwd: REPO_ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      const ready = JSON.parse(await readyLine(child)) as { port: number };
+      const health = await fetch(`http://127.0.0.1:${ready.port}/api/health`);
+      expect(health.status).toBe(401);
+    } finally {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+      await exited;
+    }
+    expect(existsSync(join(dir, "resmon.port"))).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
 });
