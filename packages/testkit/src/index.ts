@@ -15,5 +15,5 @@ export {
   screenScores,
   type ToolCall,
 } from "./scripted-scan.js";
-export type { SeedName, SeedSummary } from "./seed/index.js";
+export { type SeedName, type SeedSummary, seedSummary } from "./seed/index.js";
 export { type RecordedRequest, startTestkit, type Testkit, type TestkitOptions } from "./testkit.js";

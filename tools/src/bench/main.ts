@@ -8,17 +8,18 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
-import { serverEnv, startTestkit, type Testkit } from "@resmon/testkit";
+import { join, relative, resolve } from "node:path";
+import { cleanEnv, serverEnv, startTestkit, type Testkit } from "@resmon/testkit";
 import { type Era, type Launch, measureColdStart, measureFirstCall, serverOnce } from "./coldstart.js";
 import { floorRssMiB } from "./floor-rss.js";
 import { measureInProcess } from "./inprocess.js";
 import { builtServer, packedServer } from "./launch.js";
 import { inProcessBackend, measurePerCall, type PerCallReport } from "./percall.js";
 import { measurePipeline } from "./pipeline.js";
-import { type Row, renderTable, row, writeJson } from "./report.js";
+import { type RecordedRun, type Row, recordedRunPath, renderTable, row, writeJson } from "./report.js";
 import { measureScan, type ScanRun, scanRows } from "./scan.js";
 import { startStandinProcess } from "./standin.js";
+import { measureStandinStart } from "./standin-start.js";
 import { tokenRows } from "./token-report.js";
 
 const SAME_PROCESS = "stand-in inside the bench process";
@@ -225,6 +226,21 @@ async function measure(
   extra.coldStart = coldStarts;
   extra.firstCall = firstCalls;
 
+  say("the stand-in's own start…");
+  const standinStart = await measureStandinStart(["demo", "small"], cleanEnv(), settings.coldRounds);
+  for (const [seed, ms] of Object.entries(standinStart.seeds)) {
+    rows.push(
+      row(
+        `stand-in ready, resmon-testkit serve --seed ${seed} (median)`,
+        "ms",
+        ms,
+        standinStart.floor,
+        "info",
+        null,
+      ),
+    );
+  }
+
   const bareRss = await floorRssMiB();
   say(`per call: ${settings.callsPerCase} calls per case, throughput, memory…`);
   // The stand-in runs in its own process here, as resmon does (standin.ts says why).
@@ -375,7 +391,11 @@ async function main(): Promise<void> {
     rows,
     ...extra,
   });
-  process.stdout.write("\nwritten: bench-results/bench.json\n");
+  const recorded = recordedRunPath(REPO_ROOT, short);
+  writeJson(recorded, { date, machine, short, rows } satisfies RecordedRun);
+  process.stdout.write(
+    `\nwritten: bench-results/bench.json, and ${relative(REPO_ROOT, recorded)} (committed: the docs quote it; \`pnpm figures --write\`)\n`,
+  );
   const missed = rows.filter((r) => r.pass === false).length;
   if (missed > 0)
     process.stdout.write(

@@ -1,6 +1,6 @@
 /** The benchmark's table (figure, value, floor, ratio, goal, pass) and its JSON file. */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 
 export interface Row {
   figure: string;
@@ -26,7 +26,8 @@ export function row(
   return { figure, value, floor, ratio, unit, goal, pass };
 }
 
-function fmt(value: number | null, unit = ""): string {
+/** A value as the table shows it (and as the docs quote a recorded run). */
+export function fmt(value: number | null, unit = ""): string {
   if (value === null || Number.isNaN(value)) return "—";
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
   const text = value.toLocaleString("en-US", {
@@ -54,4 +55,16 @@ export function renderTable(rows: readonly Row[]): string {
 export function writeJson(path: string, value: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Where each run's rows are kept in the repository: the docs quote timings from these files. */
+export function recordedRunPath(repoRoot: string, short: boolean): string {
+  return join(repoRoot, "tools", "bench", "results", short ? "short.json" : "full.json");
+}
+
+export interface RecordedRun {
+  date: string;
+  machine: string;
+  short: boolean;
+  rows: Row[];
 }

@@ -74,4 +74,9 @@ export function summarize(store: Store): SeedSummary {
   };
 }
 
+/** A seed's row counts without starting a stand-in (the testkit README's seed table quotes them). */
+export function seedSummary(seed: SeedName): SeedSummary {
+  return summarize(buildStore(seed));
+}
+
 export type { JsonObject };

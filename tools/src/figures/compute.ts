@@ -1,0 +1,158 @@
+/**
+ * Every figure the READMEs and docs quote, computed from what it describes: the contract's table,
+ * the tools/list a harness receives, the stand-in's seeds, the server's packed tarball.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import {
+  READ_TOOLS,
+  ROUTES,
+  TOOLS,
+  type ToolsListEntry,
+  toolsListEntries,
+  WRITE_TOOLS,
+} from "@resmon/mcp-contract";
+import { type SeedName, seedSummary } from "@resmon/testkit";
+import { fmt, type RecordedRun, recordedRunPath } from "../bench/report.js";
+import { sizeOf, TOKENIZER } from "../bench/tokenizer.js";
+import { REPO_ROOT, SERVER_DIR } from "../pack-snippets.js";
+
+export interface Figure {
+  value: string;
+  /** What it is and where it comes from, for `pnpm figures`. */
+  what: string;
+}
+
+export type Figures = Record<string, Figure>;
+
+const thousands = (n: number) => n.toLocaleString("en-US");
+
+/** The tool names of a contract version, from its committed baseline (contract/baseline/<v>.json). */
+function toolsOf(version: string): Set<string> {
+  const baseline = JSON.parse(
+    readFileSync(join(REPO_ROOT, "contract", "baseline", `${version}.json`), "utf8"),
+  );
+  return new Set(Object.keys((baseline as { tools: Record<string, unknown> }).tools));
+}
+
+/**
+ * tools/list as a harness receives it, and the part a model reads of it, in bytes and cl100k_base
+ * tokens: for every tool of the table, and for 1.0's tools alone (the docs compare with 1.0).
+ */
+function surface(): Figures {
+  const v1 = toolsOf("1.0");
+  const scopes: [string, string, (e: ToolsListEntry) => boolean][] = [
+    ["tools_list", "every tool", () => true],
+    ["tools_list_1_0", "1.0's tools", (e) => v1.has(e.name)],
+  ];
+  const lists: [string, string, unknown][] = [];
+  for (const [id, scope, keep] of scopes) {
+    const entries = toolsListEntries().filter(keep);
+    lists.push(
+      [id, `tools/list, ${scope}, with output schemas`, { tools: entries }],
+      [
+        `${id}.model_read`,
+        `what a model reads of tools/list, ${scope}: each name, description and inputSchema`,
+        entries.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+      ],
+      [
+        `${id}.no_output`,
+        `tools/list, ${scope}, without output schemas`,
+        { tools: toolsListEntries({ outputSchemas: false }).filter(keep) },
+      ],
+      [
+        `${id}.read_only`,
+        `tools/list of a read-only session, ${scope}`,
+        { tools: toolsListEntries({ readOnly: true }).filter(keep) },
+      ],
+    );
+  }
+  const figures: Figures = {
+    "tools.count": { value: String(TOOLS.length), what: "tools in the contract's table" },
+    "tools.reads": { value: String(READ_TOOLS.length), what: "read tools" },
+    "tools.writes": { value: String(WRITE_TOOLS.length), what: "write tools (requires_confirmation)" },
+    "routes.count": { value: String(ROUTES.length), what: "method+path pairs of resmon's API the tools use" },
+  };
+  for (const [id, what, value] of lists) {
+    const { bytes, tokens } = sizeOf(value);
+    figures[`${id}.bytes`] = { value: thousands(bytes), what: `${what}: compact JSON bytes` };
+    figures[`${id}.tokens`] = { value: thousands(tokens), what: `${what}: ${TOKENIZER} tokens` };
+  }
+  return figures;
+}
+
+function seeds(): Figures {
+  const figures: Figures = {};
+  for (const seed of ["demo", "small"] as SeedName[]) {
+    for (const [field, n] of Object.entries(seedSummary(seed))) {
+      figures[`seed.${seed}.${field}`] = {
+        value: String(n),
+        what: `${field} in the stand-in's ${seed} seed`,
+      };
+    }
+  }
+  return figures;
+}
+
+/** The server's tarball as `pnpm pack` writes it (after `pnpm build`). */
+async function tarball(): Promise<Figures> {
+  const dest = mkdtempSync(join(tmpdir(), "resmon-figures-"));
+  try {
+    await promisify(execFile)("pnpm", ["pack", "--pack-destination", dest], { cwd: SERVER_DIR });
+    const file = readdirSync(dest).find((f) => f.endsWith(".tgz"));
+    if (!file) throw new Error(`pnpm pack wrote no tarball into ${dest}`);
+    const bytes = statSync(join(dest, file)).size;
+    const version = /-(\d+\.\d+\.\d+(?:-[\w.]+)?)\.tgz$/.exec(file)?.[1] ?? "?";
+    return {
+      "server.tarball.bytes": { value: thousands(bytes), what: `${file}, bytes` },
+      "server.tarball.kb": {
+        value: String(Math.round(bytes / 10_000) * 10),
+        what: `${file}, kB to the nearest 10`,
+      },
+      "server.version": { value: version, what: "@resmon/mcp-server's version" },
+    };
+  } finally {
+    rmSync(dest, { recursive: true, force: true });
+  }
+}
+
+/** Timings come from the runs `pnpm bench` recorded (tools/bench/results/*.json), never measured here. */
+function recordedBench(): Figures {
+  const figures: Figures = {};
+  for (const short of [true, false]) {
+    const path = recordedRunPath(REPO_ROOT, short);
+    if (!existsSync(path)) continue;
+    const run = JSON.parse(readFileSync(path, "utf8")) as RecordedRun;
+    const mode = short ? "short" : "full";
+    const source = `pnpm bench${short ? " --short" : ""} of ${run.date}`;
+    figures[`bench.${mode}.date`] = { value: `${run.date.slice(0, 16).replace("T", " ")} UTC`, what: source };
+    for (const r of run.rows) {
+      const id = `bench.${mode}.${slug(r.figure)}`;
+      figures[id] = { value: fmt(r.value, r.unit), what: `${r.figure} (${source})` };
+      if (r.floor !== null) figures[`${id}.floor`] = { value: fmt(r.floor, r.unit), what: "its floor" };
+      if (r.ratio !== null) figures[`${id}.ratio`] = { value: `${fmt(r.ratio)}×`, what: "value / floor" };
+    }
+  }
+  return figures;
+}
+
+/**
+ * A row's figure as an id, without the run's sizes (call, byte and tool counts, page limits), which
+ * differ between runs and as the table grows: "per-call overhead, health (small answer), 1000 calls, median" →
+ * per-call-overhead-health-small-answer-calls-median.
+ */
+export function slug(figure: string): string {
+  return figure
+    .toLowerCase()
+    .replace(/\d[\d,]* (calls|bytes|tools)/g, "$1")
+    .replace(/limit \d+/g, "limit")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+}
+
+export async function computeFigures(): Promise<Figures> {
+  return { ...surface(), ...seeds(), ...recordedBench(), ...(await tarball()) };
+}

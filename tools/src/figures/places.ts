@@ -1,0 +1,95 @@
+/**
+ * Where the docs quote each figure: a pattern whose groups hold, in order, the figures named beside
+ * it. (Counts of tools, reads and writes have their own home, packages/contract/test/readme.test.ts:
+ * the docs state none the table would have to keep in step.)
+ */
+export interface Place {
+  file: string;
+  pattern: RegExp;
+  figures: string[];
+}
+
+export const PLACES: Place[] = [
+  ...(
+    [
+      ["whole list", "tools_list_1_0"],
+      ["what a model reads of it: each name, description, inputSchema", "tools_list_1_0.model_read"],
+      ["without output schemas", "tools_list_1_0.no_output"],
+      ["read-only session \\(the reads only\\)", "tools_list_1_0.read_only"],
+    ] as const
+  ).map(([row, id]) => ({
+    file: "README.md",
+    pattern: new RegExp(`^\\| ${row}\\s*\\|[^|\\n]*\\| ([\\d,]+) B, ([\\d,]+) tokens`, "m"),
+    figures: [`${id}.bytes`, `${id}.tokens`],
+  })),
+  {
+    file: "README.md",
+    pattern: /^\| tools\/list\s*\|[^|\n]*\| ([\d,]+) tokens \(cl100k_base\)/m,
+    figures: ["tools_list_1_0.tokens"],
+  },
+  ...(
+    [
+      ["with output schemas \\(`tools\\.json`\\)", "tools_list_1_0"],
+      ["what a model reads: each name, description and inputSchema", "tools_list_1_0.model_read"],
+      ["without output schemas", "tools_list_1_0.no_output"],
+      ["read-only session \\([^)]*\\)", "tools_list_1_0.read_only"],
+    ] as const
+  ).map(([row, id]) => ({
+    file: "contract/README.md",
+    pattern: new RegExp(`^\\| [^|\\n]*${row}\\s*\\|[^|\\n]*\\| ([\\d,]+)\\s*\\| ([\\d,]+)\\s*\\|`, "m"),
+    figures: [`${id}.bytes`, `${id}.tokens`],
+  })),
+  {
+    file: "packages/mcp-server/README.md",
+    pattern:
+      /`tools\/list` is ([\d,]+) bytes with them and ([\d,]+) without \(([\d,]+) vs ([\d,]+) tokens, cl100k_base; ([\d,]+) bytes read-only\)/,
+    figures: [
+      "tools_list_1_0.bytes",
+      "tools_list_1_0.no_output.bytes",
+      "tools_list_1_0.tokens",
+      "tools_list_1_0.no_output.tokens",
+      "tools_list_1_0.read_only.bytes",
+    ],
+  },
+  ...(["demo", "small"] as const).map((seed) => ({
+    file: "packages/testkit/README.md",
+    pattern: new RegExp(`^\\| \`${seed}\`\\s*${"\\| (\\d+)\\s*".repeat(6)}\\|`, "m"),
+    figures: ["papers", "embedded", "routines", "executions", "profiles", "matches"].map(
+      (field) => `seed.${seed}.${field}`,
+    ),
+  })),
+  {
+    file: "README.md",
+    pattern:
+      /`pnpm bench --short` rewrites \(`pnpm figures --write` then updates these figures; a test holds them to the file\): on ([\s\S]+?), cold start to tools\/list ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against a ([\s\S]+?) floor; per call, health ([\s\S]+?) median and ([\s\S]+?) p99 over the direct request, a 100-paper `search_corpus` page ([\s\S]+?) median; tools\/list ([\s\S]+?), the largest paginated answer ([\s\S]+?)\./,
+    figures: [
+      "bench.short.date",
+      "bench.short.cold-start-to-tools-list-2025-era-initialize-built-server-median",
+      "bench.short.cold-start-to-tools-list-2026-07-28-era-server-discover-built-server-median",
+      "bench.short.cold-start-to-tools-list-2025-era-initialize-built-server-median.floor",
+      "bench.short.per-call-overhead-health-small-answer-calls-median",
+      "bench.short.per-call-overhead-health-small-answer-p99",
+      "bench.short.per-call-overhead-search-corpus-limit-large-answer-calls-median",
+      "bench.short.tools-list-tools-bytes-tokens-vs-budget",
+      "bench.short.largest-paginated-answer-at-limit-find-similar",
+    ],
+  },
+  {
+    file: "packages/testkit/README.md",
+    pattern:
+      /`resmon-testkit serve` was ready in ([\s\S]+?) with `demo` and ([\s\S]+?) with `small`, including Node's own start \(([\s\S]+?) for a bare `node`\)/,
+    figures: [
+      "bench.short.stand-in-ready-resmon-testkit-serve-seed-demo-median",
+      "bench.short.stand-in-ready-resmon-testkit-serve-seed-small-median",
+      "bench.short.stand-in-ready-resmon-testkit-serve-seed-demo-median.floor",
+    ],
+  },
+  {
+    file: "docs/releasing.md",
+    pattern: /tarball of about (\d+) kB \(for (\d+\.\d+\.\d+),/,
+    figures: ["server.tarball.kb", "server.version"],
+  },
+];
+
+/** Past runs, each dated, are records rather than claims about today: not checked. */
+export const UNCHECKED_DOCS = ["tools/bench/RESULTS.md"];
