@@ -1,17 +1,15 @@
 /**
- * The fast subset of `pnpm reliability`, inside `pnpm test`: every group at a small scale (the same
- * code, fewer generated cases), against the built server and the testkit. The full run is
- * `pnpm reliability` at the repository root.
+ * The reliability suite's own checks: its detectors, judge and arbitraries can fail, and its table
+ * is what the test results say. The groups themselves are test/reliability/*.test.ts (the fast
+ * subset inside `pnpm test`; `pnpm reliability` runs them at full scale).
  */
-import { existsSync } from "node:fs";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { argsFor, credentialShapedKey, refusedBeforeRequest } from "../src/reliability/args.js";
 import { Canaries, leaksIn } from "../src/reliability/canaries.js";
 import { judge } from "../src/reliability/outcome.js";
-import { SERVER_CLI } from "../src/reliability/proc.js";
-import { GROUP_ORDER, runSuite } from "../src/reliability/suite.js";
-import { formatTable, type GroupCount, type Tally } from "../src/reliability/tally.js";
+import { holds } from "../src/reliability/record.js";
+import { formatTable, rowsFrom } from "../src/reliability/report.js";
 
 describe("the suite's own checks can fail", () => {
   it("spots stack frames and exception text, and not ordinary messages", () => {
@@ -63,23 +61,64 @@ describe("the suite's own checks can fail", () => {
     }
   });
 
-  it("prints the table with a total row", () => {
-    const rows: GroupCount[] = [{ group: "g", tried: 3, passed: 2, failed: 1, failures: [], notes: [] }];
-    expect(formatTable(rows)).toContain("| total |           3 |      2 |      1 |");
+  it("builds the table from vitest's JSON report: property cases, failures, skips, a group that stopped early", () => {
+    const test = (status: string, cases?: number, failure = "") => ({
+      title: "t",
+      fullName: `g t ${status}`,
+      status,
+      failureMessages: failure ? [failure] : [],
+      meta: cases === undefined ? {} : { cases, notes: [`${cases} runs`] },
+    });
+    const rows = rowsFrom({
+      testResults: [
+        {
+          name: "/x/test/reliability/bad-input.test.ts",
+          status: "failed",
+          assertionResults: [
+            test("passed", 40),
+            test("failed", 7, "Error: Property failed\nmore"),
+            test("skipped"),
+          ],
+        },
+        {
+          name: "/x/test/reliability/load.test.ts",
+          status: "failed",
+          message: "beforeAll threw",
+          assertionResults: [],
+        },
+        { name: "/x/test/other.test.ts", status: "passed", assertionResults: [test("passed")] },
+      ],
+    });
+    expect(rows.map((r) => [r.group, r.tried, r.passed, r.failed, r.skipped])).toEqual([
+      ["bad input (property-based)", 47, 46, 1, 1],
+      ["load", 0, 0, 1, 0],
+    ]);
+    expect(rows[0]?.failures).toEqual(["g t failed: Error: Property failed"]);
+    expect(rows[0]?.notes).toEqual(["40 runs", "7 runs"]);
+    expect(rows[1]?.failures[0]).toContain("beforeAll threw");
+    expect(formatTable(rows)).toContain(
+      "| total                      |          47 |     46 |      2 |       1 |",
+    );
   });
-});
 
-describe.skipIf(!existsSync(SERVER_CLI))("pnpm reliability, fast subset (scale 0.03)", () => {
-  let tally: Tally;
-  beforeAll(async () => {
-    tally = await runSuite({ scale: 0.03, seed: 20260601, log: () => undefined });
-  }, 180_000);
-
-  it.each(GROUP_ORDER.map((g) => [g]))("%s: every case passes", (group) => {
-    const rows = tally.all();
-    expect(rows.length).toBe(GROUP_ORDER.length);
-    const row = rows[GROUP_ORDER.indexOf(group as (typeof GROUP_ORDER)[number])];
-    expect(row?.tried ?? 0).toBeGreaterThan(0);
-    expect(row?.failures ?? ["missing"], formatTable(rows)).toEqual([]);
+  it("holds(): records the runs a property took, and a failure shrinks to the smallest case and says why", async () => {
+    const ctx = { task: { meta: {} as { cases?: number } } };
+    await holds(
+      ctx,
+      fc.asyncProperty(fc.nat(), async () => undefined),
+      { numRuns: 25, seed: 1 },
+    );
+    expect(ctx.task.meta.cases).toBe(25);
+    const failing = holds(
+      ctx,
+      fc.asyncProperty(fc.integer({ min: 0, max: 10_000 }), async (n) => {
+        expect(n).toBeLessThan(500);
+      }),
+      { numRuns: 200, seed: 3 },
+    );
+    await expect(failing).rejects.toThrow(
+      /Counterexample: \[500\][\s\S]*smallest case failed with: expected 500 to be less than 500/,
+    );
+    expect(ctx.task.meta.cases).toBeLessThanOrEqual(200);
   });
 });

@@ -1,4 +1,4 @@
-/** One call per tool (two for a few) that succeeds against the stand-in's `small` seed. */
+/** The example calls of the reliability suite, in one place: one per tool (two for a few) that succeeds against the stand-in's `small` seed. */
 export const VALID_CALLS: readonly [string, Record<string, unknown>][] = [
   ["health", {}],
   ["search_corpus", { query: "graph", limit: 3 }],
@@ -31,4 +31,16 @@ export const WRITE_CALLS: readonly [string, Record<string, unknown>][] = [
   ["activate_routine", { routine_id: 3 }],
   ["deactivate_routine", { routine_id: 3 }],
   ["update_settings", { group: "ai", settings: { ai_model: "claude-opus-4" } }],
+];
+
+/** A spread of tools for the fault groups: reads on one and two routes, paged, bound to a runtime, and a write. */
+export const FAULT_SPREAD: readonly [string, Record<string, unknown>][] = [
+  ["health", {}],
+  ["search_corpus", { query: "graph", limit: 3 }],
+  ["list_routines", {}],
+  ["get_routine", { routine_id: 1 }],
+  ["get_execution", { exec_id: 1 }],
+  ["list_sources", {}],
+  ["get_profile_matches", { profile_id: 1, limit: 2 }],
+  ["update_settings", { group: "ai", settings: { ai_model: "claude-sonnet-4-5" } }],
 ];

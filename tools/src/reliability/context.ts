@@ -3,19 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestkit, type Testkit, type TestkitOptions } from "@resmon/testkit";
 import { CANARIES } from "./canaries.js";
-import type { Tally } from "./tally.js";
-
-export interface RunOptions {
-  /** Scale factor: 1 for the full run, smaller for the fast subset inside `pnpm test`. */
-  scale: number;
-  seed: number;
-  log: (line: string) => void;
-}
-
-export interface GroupRun {
-  tally: Tally;
-  opts: RunOptions;
-}
 
 const dirs: string[] = [];
 

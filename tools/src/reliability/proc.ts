@@ -18,11 +18,8 @@ export const SERVER_CLI = join(DIST, "cli.js");
 /** The bundled bin the published package runs (`npx @resmon/mcp-server`). */
 export const SERVER_BUNDLE = join(DIST, "resmon-mcp.js");
 
-let serverFile = SERVER_CLI;
-/** Run the suite against another build of the server (e.g. the bundle). */
-export function useServerFile(file: string): void {
-  serverFile = file;
-}
+/** RESMON_RELIABILITY_BIN=bundle runs the suite against the bundled bin instead of dist/cli.js. */
+const serverFile = process.env.RESMON_RELIABILITY_BIN === "bundle" ? SERVER_BUNDLE : SERVER_CLI;
 export function currentServerFile(): string {
   return serverFile;
 }
@@ -36,7 +33,7 @@ export interface ByteFinding {
   excerpt: string;
 }
 
-/** Every server process the suite started, so the secrets group can account for all their bytes. */
+/** Every server process this test file started, so its last test can account for all their bytes. */
 export const ALL_PROCESSES: ServerProcess[] = [];
 
 /**
@@ -132,14 +129,50 @@ export class ServerProcess {
 
   /** Resident set size of the server process in KiB (Linux /proc), or null. */
   rssKiB(): number | null {
+    return this.statusKiB("VmRSS");
+  }
+
+  /** The peak resident set size of the process so far (VmHWM), in KiB, or null once it has exited. */
+  peakRssKiB(): number | null {
+    return this.statusKiB("VmHWM");
+  }
+
+  private statusKiB(field: "VmRSS" | "VmHWM"): number | null {
     try {
       const status = readFileSync(`/proc/${this.child.pid}/status`, "utf8");
-      const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+      const m = new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(status);
       return m ? Number(m[1]) : null;
     } catch {
       return null;
     }
   }
+
+  /**
+   * Sample the peak RSS every 25 ms and SIGKILL the process past `killAboveKiB`, so a server that
+   * buffers an endless body cannot take the shared machine down with it. Returns a stop function
+   * giving the highest peak seen (null if /proc could not be read at all).
+   */
+  guardRss(killAboveKiB: number): () => number | null {
+    let peak: number | null = null;
+    const sample = (): void => {
+      const now = this.peakRssKiB();
+      if (now !== null) peak = Math.max(peak ?? 0, now);
+      if (now !== null && now > killAboveKiB && this.alive) {
+        this.killedForRssKiB = now;
+        this.child.kill("SIGKILL");
+      }
+    };
+    sample();
+    const timer = setInterval(sample, 25);
+    return () => {
+      sample();
+      clearInterval(timer);
+      return peak;
+    };
+  }
+
+  /** Set when guardRss had to kill the process. */
+  killedForRssKiB: number | null = null;
 
   write(text: string): void {
     this.child.stdin.write(text);
@@ -208,4 +241,34 @@ export async function connectClient(
   const client = new Client({ name: `reliability-${label}`, version: "0.0.0" });
   await client.connect(new ProcessTransport(proc), { timeout: 15_000 });
   return { client, proc };
+}
+
+/** The findings a process has added since `before` (a count taken earlier), as one sentence or null. */
+export function newFindings(proc: ServerProcess, before: number): string | null {
+  const found = proc.findings.slice(before);
+  const first = found[0];
+  return first === undefined
+    ? null
+    : `'${proc.label}' wrote ${found.length} bad thing(s), first on ${first.stream}: ${first.what} ${first.excerpt}`;
+}
+
+/**
+ * Stop every server process this file started and account for every byte each wrote: the
+ * problems found (one sentence per process), and how many bytes were inspected.
+ */
+export async function inspectAllProcesses(): Promise<{
+  problems: string[];
+  bytes: number;
+  processes: number;
+}> {
+  const problems: string[] = [];
+  let bytes = 0;
+  for (const proc of ALL_PROCESSES) {
+    if (proc.alive) await proc.stop(3000);
+    proc.flush();
+    bytes += proc.stdoutBytes + Buffer.byteLength(proc.stderr);
+    const problem = newFindings(proc, 0);
+    if (problem !== null) problems.push(problem);
+  }
+  return { problems, bytes, processes: ALL_PROCESSES.length };
 }

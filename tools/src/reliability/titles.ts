@@ -1,11 +1,13 @@
-export type GroupName = "bad-input" | "protocol" | "faults" | "wrong-corpus" | "load" | "secrets";
-
-/** The table's row name for each group. */
-export const GROUP_TITLES: Record<GroupName, string> = {
+/** The groups, in the order the table lists them: each is one test file, test/reliability/<name>.test.ts. */
+export const GROUP_TITLES = {
   "bad-input": "bad input (property-based)",
   protocol: "broken protocol",
   faults: "backend faults",
+  hostile: "hostile backend",
   "wrong-corpus": "never the wrong corpus",
   load: "load",
   secrets: "secrets",
-};
+} as const;
+
+export type GroupName = keyof typeof GROUP_TITLES;
+export const GROUP_ORDER = Object.keys(GROUP_TITLES) as GroupName[];

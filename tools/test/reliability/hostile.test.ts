@@ -1,0 +1,522 @@
+/**
+ * Hostile backend (issue 15): a listener on the named port that answers with endless and huge
+ * bodies or drips a byte at a time; FIFOs, devices, directories and oversized files as the port or
+ * token file; a token file rewritten mid-discovery; malformed reads around a write. Whatever it
+ * does, the server answers a contract error within its timeout + 1 s (+3 s in the fast subset,
+ * beside other tests), a body over the ceiling is upstream_error naming the ceiling, the server's
+ * peak RSS stays under 200 MB, the next call works, and no token ever comes out.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { SETTINGS_KEYS_WITHHELD } from "@resmon/mcp-contract";
+import { cleanEnv, type Testkit } from "@resmon/testkit";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CANARIES, leaksIn } from "../../src/reliability/canaries.js";
+import { kitFor, tempDir } from "../../src/reliability/context.js";
+import { type Behaviour, HostileBackend, writeAtomic } from "../../src/reliability/hostile.js";
+import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
+import { callTool, describe as describeOutcome, type Outcome } from "../../src/reliability/outcome.js";
+import { connectClient, currentServerFile, newFindings, SERVER_CLI } from "../../src/reliability/proc.js";
+import { holds, note } from "../../src/reliability/record.js";
+import { FAST, SEED, scaled, testTimeout } from "../../src/reliability/scale.js";
+
+const TIMEOUT_MS = 4000;
+const BOUND_MS = TIMEOUT_MS + (FAST ? 3000 : 1000);
+/** discover() probes GET /api/health with its own 3 s timeout, in doctor as in the server. */
+const DOCTOR_BOUND_MS = 3000 + (FAST ? 3000 : 1000);
+const RSS_LIMIT_KIB = 200 * 1024;
+/** Past this the server is killed at once, so a server that buffers an endless body cannot sink the shared machine. */
+const RSS_KILL_KIB = 400 * 1024;
+const MB = 1024 * 1024;
+/** The ceiling issue 15 asks for: 16 MB by default. An answer over it must say so. */
+const NAMES_CEILING = /\b16(?:\.0+)?\s?(?:MB|MiB)\b|\b16777216\b|\b16,777,216\b|\b16000000\b|\b16,000,000\b/;
+
+const figures = { peakRssKiB: 0, slowestMs: 0, cases: 0 };
+
+/**
+ * The server fixes these cases wait for, in other branches. Until a branch is on main its cases
+ * are skipped, each named with the branch; once it lands, its entry here is set to false.
+ */
+const AWAITING = {
+  hostile: true, // body ceiling while streaming, bounded port/token file reads, the scrubber's token
+  honest: true, // honest update_settings answers around a malformed read
+} as const;
+type Branch = keyof typeof AWAITING;
+
+/** The title, marked with the branch it waits for while that branch is not on main. */
+function until(branch: Branch, title: string): string {
+  return AWAITING[branch] ? `${title} [skipped until branch ${branch} is on main]` : title;
+}
+
+let dir: string;
+let kit: Testkit;
+let hostile: HostileBackend;
+
+function mintToken(): string {
+  const token = randomBytes(32).toString("base64url");
+  CANARIES.add(token);
+  return token;
+}
+
+function serverEnvFor(extra: Record<string, string> = {}): Record<string, string> {
+  return cleanEnv({
+    RESMON_PORT_FILE: hostile.portFile,
+    RESMON_STATE_DIR: dir,
+    HOME: dir,
+    RESMON_MCP_TIMEOUT_MS: String(TIMEOUT_MS),
+    ...extra,
+  });
+}
+
+interface Trial {
+  got: Outcome;
+  next: Outcome;
+  peakKiB: number | null;
+  problems: string[];
+}
+
+/**
+ * One hostile trial on a fresh server process: `call` under the hostility, then `repair`, then
+ * `nextCall` (the same call unless given) must succeed on the same process. Checks time, peak RSS
+ * and every byte written; returns what happened and the problems found.
+ */
+async function trial(opts: {
+  label: string;
+  env?: Record<string, string>;
+  call: [string, Record<string, unknown>];
+  repair: () => void | Promise<void>;
+  nextCall?: [string, Record<string, unknown>];
+}): Promise<Trial> {
+  const { client, proc } = await connectClient(`hostile-${opts.label}`, opts.env ?? serverEnvFor());
+  const stopGuard = proc.guardRss(RSS_KILL_KIB);
+  const problems: string[] = [];
+  try {
+    await client.listTools();
+    const [tool, args] = opts.call;
+    const got = await callTool(client, tool, args, BOUND_MS + 10_000);
+    figures.slowestMs = Math.max(figures.slowestMs, got.ms);
+    figures.cases++;
+    if (got.ms > BOUND_MS) problems.push(`answered in ${Math.round(got.ms)} ms (bound ${BOUND_MS} ms)`);
+    await opts.repair();
+    const [nextTool, nextArgs] = opts.nextCall ?? opts.call;
+    const next = proc.alive
+      ? await callTool(client, nextTool, nextArgs, BOUND_MS + 10_000)
+      : ({ kind: "bad", why: "the server process is gone", ms: 0 } as const);
+    if (next.kind !== "success") problems.push(`the next call: ${describeOutcome(next)}`);
+    const peakKiB = stopGuard();
+    if (peakKiB !== null) figures.peakRssKiB = Math.max(figures.peakRssKiB, peakKiB);
+    if (proc.killedForRssKiB !== null)
+      problems.push(
+        `killed at ${Math.round(proc.killedForRssKiB / 1024)} MB RSS (limit ${RSS_LIMIT_KIB / 1024} MB)`,
+      );
+    else if (peakKiB !== null && peakKiB >= RSS_LIMIT_KIB)
+      problems.push(`peak RSS ${Math.round(peakKiB / 1024)} MB (limit ${RSS_LIMIT_KIB / 1024} MB)`);
+    await client.close().catch(() => undefined);
+    const written = newFindings(proc, 0);
+    if (written !== null) problems.push(written);
+    return { got, next, peakKiB, problems };
+  } finally {
+    stopGuard();
+    if (proc.alive) await proc.stop(2000);
+  }
+}
+
+function isError(got: Outcome, codes: readonly string[]): boolean {
+  return got.kind === "error" && codes.includes(got.code);
+}
+
+/** Run `resmon-mcp doctor` under the same environment: it must end within the bound and print no token. */
+async function doctor(env: Record<string, string>): Promise<string[]> {
+  const child = spawn(process.execPath, [currentServerFile(), "doctor"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (c: Buffer) => {
+    out += c.toString("utf8");
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    out += c.toString("utf8");
+  });
+  const started = performance.now();
+  const exited = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), DOCTOR_BOUND_MS + 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  const ms = performance.now() - started;
+  if (!exited) child.kill("SIGKILL");
+  const problems: string[] = [];
+  if (!exited || ms > DOCTOR_BOUND_MS)
+    problems.push(
+      `doctor ${exited ? `took ${Math.round(ms)} ms` : "did not end"} (bound ${DOCTOR_BOUND_MS} ms)`,
+    );
+  for (const hit of CANARIES.foundIn(out)) problems.push(`doctor printed canary ${hit}`);
+  for (const leak of leaksIn(out)) problems.push(`doctor printed ${leak}`);
+  return problems;
+}
+
+/** A copy of a JSON value with every string `name` field replaced by `text`. */
+function withEveryName(value: unknown, text: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => withEveryName(v, text));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === "name" && typeof v === "string" ? text : withEveryName(v, text),
+    ]),
+  );
+}
+
+/** What the stand-in itself answers at `path`, to build a hostile answer from. */
+async function readKit(path: string): Promise<unknown> {
+  const res = await fetch(`${kit.baseUrl}${path}`, { headers: { authorization: `Bearer ${kit.token}` } });
+  return res.json();
+}
+
+describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
+  beforeAll(async () => {
+    dir = tempDir("hostile");
+    kit = await kitFor({ stateDir: dir });
+    hostile = await HostileBackend.start(kit, dir);
+  }, 30_000);
+  afterAll(async () => {
+    await hostile?.stop();
+    await kit?.stop();
+  });
+
+  describe("unbounded answers", () => {
+    /** Tool calls whose first read after discovery is this route (GET). */
+    const ROUTES: [string, string, Record<string, unknown>][] = [
+      ["/api/watchdog", "get_watchdog_findings", {}],
+      ["/api/routines", "list_routines", {}],
+      ["/api/routines/1", "get_routine", { routine_id: 1 }],
+    ];
+    const body: fc.Arbitrary<Behaviour> = fc.oneof(
+      fc.record({
+        kind: fc.constant("endless" as const),
+        chunkBytes: fc.constantFrom(512, 64 * 1024, MB),
+        declareLength: fc.boolean(),
+      }),
+      fc.record({
+        kind: fc.constant("huge" as const),
+        bytes: fc.integer({ min: 17 * MB, max: 100 * MB }),
+        declareLength: fc.boolean(),
+        chunkBytes: fc.constantFrom(4 * 1024, 256 * 1024, 4 * MB),
+      }),
+    );
+
+    it.skipIf(AWAITING.hostile)(
+      until(
+        "hostile",
+        "an endless or huge body on a tool's route: upstream_error naming the ceiling, < 200 MB, the next call works",
+      ),
+      async (ctx) => {
+        await holds(
+          ctx,
+          fc.asyncProperty(fc.constantFrom(...ROUTES), body, async ([path, tool, args], behaviour) => {
+            hostile.set([{ method: "GET", path, behaviour }]);
+            const t = await trial({
+              label: `${behaviour.kind}-${tool}`,
+              call: [tool, args],
+              repair: () => hostile.clear(),
+            });
+            hostile.clear();
+            if (!isError(t.got, ["upstream_error"]))
+              t.problems.push(`expected upstream_error, got ${describeOutcome(t.got)}`);
+            else if (!NAMES_CEILING.test(JSON.stringify(t.got.kind === "error" ? t.got.body : {})))
+              t.problems.push(`upstream_error does not name the 16 MB ceiling: ${describeOutcome(t.got)}`);
+            expect(t.problems).toEqual([]);
+          }),
+          { numRuns: scaled(40, 3), seed: SEED },
+        );
+      },
+      testTimeout(600_000),
+    );
+
+    it.skipIf(AWAITING.hostile)(
+      until(
+        "hostile",
+        "an endless or huge body on the discovery probe (GET /api/health): a contract error, < 200 MB, the next call works",
+      ),
+      async (ctx) => {
+        await holds(
+          ctx,
+          fc.asyncProperty(body, async (behaviour) => {
+            hostile.set([{ method: "GET", path: "/api/health", behaviour }]);
+            const t = await trial({
+              label: `probe-${behaviour.kind}`,
+              call: ["list_routines", {}],
+              repair: () => hostile.clear(),
+            });
+            hostile.clear();
+            if (!isError(t.got, ["backend_unavailable", "upstream_error"]))
+              t.problems.push(
+                `expected backend_unavailable or upstream_error, got ${describeOutcome(t.got)}`,
+              );
+            expect(t.problems).toEqual([]);
+          }),
+          { numRuns: scaled(20, 2), seed: SEED + 1 },
+        );
+      },
+      testTimeout(300_000),
+    );
+
+    it(
+      "a slow drip (one byte at a time, never finishing), on the probe or a tool's route: a contract error within the timeout + 1 s",
+      async (ctx) => {
+        await holds(
+          ctx,
+          fc.asyncProperty(
+            fc.constantFrom("/api/health", "/api/watchdog"),
+            fc.constantFrom(20, 250, 1500),
+            async (path, everyMs) => {
+              hostile.set([{ method: "GET", path, behaviour: { kind: "drip", everyMs } }]);
+              const t = await trial({
+                label: "drip",
+                call: ["get_watchdog_findings", {}],
+                repair: () => hostile.clear(),
+              });
+              hostile.clear();
+              if (!isError(t.got, ["backend_unavailable", "upstream_error"]))
+                t.problems.push(
+                  `expected backend_unavailable or upstream_error, got ${describeOutcome(t.got)}`,
+                );
+              expect(t.problems).toEqual([]);
+            },
+          ),
+          { numRuns: scaled(12, 2), seed: SEED + 2 },
+        );
+      },
+      testTimeout(300_000),
+    );
+  });
+
+  describe("the port and token files", () => {
+    /** Make the hostile file at `path`; the repair writes the good content back as a regular file. */
+    type Maker = (path: string) => void;
+    const fifo: Maker = (p) => execFileSync("mkfifo", [p]);
+    const device =
+      (target: string): Maker =>
+      (p) =>
+        symlinkSync(target, p);
+    const directory: Maker = (p) => mkdirSync(p);
+    const sparse: Maker = (p) => {
+      writeFileSync(p, "");
+      truncateSync(p, 256 * MB);
+    };
+    /** Each kind, and the branch whose fix it waits for (null: holds on main today). */
+    const KINDS: [string, Maker, Branch | null][] = [
+      ["a FIFO with no writer", fifo, "hostile"],
+      ["/dev/zero", device("/dev/zero"), "hostile"],
+      ["/dev/urandom", device("/dev/urandom"), "hostile"],
+      ["a directory", directory, null],
+      ["a 256 MB (sparse) regular file", sparse, "hostile"],
+    ];
+    const CASES = (["port", "token"] as const).flatMap((which) =>
+      KINDS.map(([kind, make, branch]) => {
+        const title = `the ${which} file is ${kind}`;
+        return [
+          branch ? until(branch, title) : title,
+          which,
+          make,
+          branch !== null && AWAITING[branch],
+        ] as const;
+      }),
+    );
+
+    it.for(CASES)(
+      "%s: a contract error within the timeout + 1 s, < 200 MB, the next call works; doctor ends in time",
+      { timeout: 60_000 },
+      async ([, which, make, waiting], ctx) => {
+        if (waiting) return ctx.skip();
+        const path = which === "port" ? hostile.portFile : hostile.tokenFile;
+        const good = which === "port" ? `${hostile.port}\n` : `${kit.token}\n`;
+        const swap = () => {
+          rmSync(path, { recursive: true, force: true });
+          make(path);
+        };
+        swap();
+        const problems = await doctor(serverEnvFor());
+        const t = await trial({
+          label: `file-${which}`,
+          call: ["list_routines", {}],
+          repair: () => {
+            rmSync(path, { recursive: true, force: true });
+            writeAtomic(path, good);
+          },
+        });
+        rmSync(path, { recursive: true, force: true });
+        writeAtomic(path, good);
+        if (!isError(t.got, ["backend_unavailable"]))
+          t.problems.push(`expected backend_unavailable, got ${describeOutcome(t.got)}`);
+        expect([...problems, ...t.problems]).toEqual([]);
+      },
+    );
+  });
+
+  it.skipIf(AWAITING.hostile)(
+    until(
+      "hostile",
+      "the token file rewritten mid-discovery: the token the client sent never comes back out",
+    ),
+    async (ctx) => {
+      const health = (await readKit("/api/health")) as Record<string, unknown>;
+      const routines = await readKit("/api/routines");
+      const sent = mintToken();
+      const rewritten = mintToken();
+      hostile.writeToken(sent);
+      hostile.tokensSeen.clear();
+      // The probe arrives with the token read from the file; the file changes before the answer.
+      hostile.onRequest = (req) => {
+        if (req.url?.startsWith("/api/health")) hostile.writeToken(rewritten);
+      };
+      // A hostile resmon echoes whatever token it was sent, in the health report and in a routine name.
+      const echo = (build: (token: string) => unknown): Behaviour => ({
+        kind: "text",
+        contentType: "application/json",
+        body: JSON.stringify(build([...hostile.tokensSeen].join(" "))),
+      });
+      let problems: string[] = [];
+      try {
+        hostile.set([]);
+        const { client, proc } = await connectClient("hostile-token-rewrite", serverEnvFor());
+        await client.listTools();
+        // The first call discovers (and the file is rewritten under it); the echoes are set once the token is seen.
+        const first = await callTool(client, "list_routines", {}, BOUND_MS + 10_000);
+        hostile.onRequest = null;
+        expect([...hostile.tokensSeen].length, "tokens the backend received").toBeGreaterThan(0);
+        hostile.set([
+          { method: "GET", path: "/api/health", behaviour: echo((t) => ({ ...health, version: t })) },
+          {
+            method: "GET",
+            path: "/api/routines",
+            behaviour: echo((t) => withEveryName(routines, t)),
+          },
+        ]);
+        const echoed = [
+          await callTool(client, "health", {}, BOUND_MS + 10_000),
+          await callTool(client, "list_routines", {}, BOUND_MS + 10_000),
+        ];
+        hostile.set([]);
+        await client.close();
+        problems = [first, ...echoed].filter((o) => o.kind === "bad").map(describeOutcome);
+        const written = newFindings(proc, 0);
+        if (written !== null) problems.push(written);
+        note(
+          ctx,
+          `tokens the hostile backend received: ${hostile.tokensSeen.size}; answers ${echoed.map(describeOutcome).join(", ")}`,
+        );
+      } finally {
+        hostile.onRequest = null;
+        hostile.writeToken(kit.token);
+      }
+      expect(problems).toEqual([]);
+    },
+    60_000,
+  );
+
+  describe("malformed reads around a write (update_settings GET, PUT, GET)", () => {
+    const GROUPS: [string, Record<string, string>][] = [
+      ["ai", { ai_model: "claude-sonnet-4-5" }],
+      ["embeddings", { embedding_model: "all-MiniLM-L6-v2" }],
+      ["notifications", { notify_manual: "false" }],
+    ];
+    const MALFORMED = [
+      "",
+      "{",
+      '{"settings":',
+      "[]",
+      "null",
+      "42",
+      '"ai"',
+      "<html><body>Bad gateway</body></html>",
+    ];
+    const withheldNames = Object.keys(SETTINGS_KEYS_WITHHELD);
+
+    it("the control: the same writes with well-formed reads succeed", async () => {
+      hostile.set([]);
+      for (const [group, settings] of GROUPS) {
+        const t = await trial({
+          label: "settings-control",
+          call: ["update_settings", { group, settings }],
+          repair: () => undefined,
+        });
+        expect([describeOutcome(t.got), ...t.problems]).toEqual(["success"]);
+      }
+    }, 60_000);
+
+    it.skipIf(AWAITING.honest)(
+      until(
+        "honest",
+        "a malformed read before the write: upstream_error, and no PUT sent; after it: never blamed on the caller, nothing invented",
+      ),
+      async (ctx) => {
+        await holds(
+          ctx,
+          fc.asyncProperty(
+            fc.constantFrom(...GROUPS),
+            fc.constantFrom("before" as const, "after" as const),
+            fc.constantFrom(...MALFORMED),
+            async ([group, settings], when, text) => {
+              hostile.set([
+                {
+                  method: "GET",
+                  path: `/api/settings/${group}`,
+                  skip: when === "before" ? 0 : 1,
+                  behaviour: {
+                    kind: "text",
+                    body: text,
+                    contentType: text.startsWith("<") ? "text/html" : "application/json",
+                  },
+                },
+              ]);
+              const puts = () => kit.requests.filter((r) => r.method === "PUT").length;
+              const putsBefore = puts();
+              const t = await trial({
+                label: `settings-${when}`,
+                call: ["update_settings", { group, settings }],
+                repair: () => hostile.clear(),
+              });
+              hostile.clear();
+              const sentPut = puts() - putsBefore - (t.next.kind === "success" ? 1 : 0);
+              const said = t.got.kind === "bad" ? "" : JSON.stringify(t.got.body);
+              if (when === "before") {
+                if (!isError(t.got, ["upstream_error"]))
+                  t.problems.push(`expected upstream_error, got ${describeOutcome(t.got)}`);
+                if (sentPut !== 0) t.problems.push(`${sentPut} PUT(s) sent after a malformed read`);
+              } else {
+                if (isError(t.got, ["invalid_argument"]))
+                  t.problems.push(`blamed the caller: ${describeOutcome(t.got)}`);
+                if (sentPut !== 1) t.problems.push(`expected the one PUT, saw ${sentPut}`);
+                if (/"to":null/.test(said))
+                  t.problems.push(
+                    `reports a key changed to null that resmon never said: ${said.slice(0, 200)}`,
+                  );
+                const named = withheldNames.filter((k) => said.includes(`"${k}"`));
+                if (named.length > 0) t.problems.push(`names withheld keys ${named.join(", ")}`);
+              }
+              expect(t.problems).toEqual([]);
+            },
+          ),
+          { numRuns: scaled(48, 6), seed: SEED + 3 },
+        );
+      },
+      testTimeout(300_000),
+    );
+  });
+
+  it("figures", (ctx) => {
+    note(
+      ctx,
+      `${figures.cases} hostile calls (RESMON_MCP_TIMEOUT_MS=${TIMEOUT_MS}): peak server RSS ${(figures.peakRssKiB / 1024).toFixed(1)} MB (limit ${RSS_LIMIT_KIB / 1024} MB), slowest answer ${Math.round(figures.slowestMs)} ms (bound ${BOUND_MS} ms)`,
+    );
+    expect(figures.cases).toBeGreaterThan(0);
+  });
+
+  accountForEveryByte();
+});
