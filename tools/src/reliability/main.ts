@@ -7,26 +7,24 @@
  *   --only=a,b    run only these groups (file names: bad-input, protocol, faults, hostile, ...)
  *   --bundle      run the bundled bin the package publishes (dist/resmon-mcp.js) instead of dist/cli.js
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startVitest } from "vitest/node";
 import { SERVER_BUNDLE, SERVER_CLI } from "./proc.js";
 import { formatTable, type JsonReport, rowsFrom } from "./report.js";
 import { DEFAULT_SEED } from "./scale.js";
 import { GROUP_ORDER, type GroupName } from "./titles.js";
 
 const TOOLS = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const VITEST = join(dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "vitest.mjs");
 
 function flag(name: string): string | undefined {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
   return hit?.slice(name.length + 3);
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const bundle = process.argv.includes("--bundle");
   const file = bundle ? SERVER_BUNDLE : SERVER_CLI;
   if (!existsSync(file)) {
@@ -46,33 +44,26 @@ function main(): number {
   const out = mkdtempSync(join(tmpdir(), "resmon-reliability-"));
   const reportFile = join(out, "report.json");
   const started = Date.now();
-  const run = spawnSync(
-    process.execPath,
-    [
-      VITEST,
-      "run",
-      ...GROUP_ORDER.filter((g) => only.includes(g)).map((g) => `test/reliability/${g}.test.ts`),
-      // One group at a time, as the load and timing bounds assume; the shared machine has 2 cores.
-      "--no-file-parallelism",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${reportFile}`,
-    ],
+  process.env.RESMON_RELIABILITY_SCALE = String(scale);
+  process.env.RESMON_RELIABILITY_SEED = String(seed);
+  if (bundle) process.env.RESMON_RELIABILITY_BIN = "bundle";
+  const vitest = await startVitest(
+    "test",
+    GROUP_ORDER.filter((g) => only.includes(g)).map((g) => `test/reliability/${g}.test.ts`),
     {
-      cwd: TOOLS,
-      stdio: "inherit",
-      env: {
-        ...process.env,
-        RESMON_RELIABILITY_SCALE: String(scale),
-        RESMON_RELIABILITY_SEED: String(seed),
-        ...(bundle ? { RESMON_RELIABILITY_BIN: "bundle" } : {}),
-      },
+      root: TOOLS,
+      run: true,
+      watch: false,
+      // One group at a time, as the load and timing bounds assume; the shared machine has 2 cores.
+      fileParallelism: false,
+      reporters: ["default", ["json", { outputFile: reportFile }]],
     },
   );
+  await vitest.close();
+  const vitestFailed = (process.exitCode ?? 0) !== 0;
+  process.exitCode = 0;
   if (!existsSync(reportFile)) {
-    process.stderr.write(
-      `reliability: vitest wrote no report (exit ${run.status}, ${run.error?.message ?? "no error"})\n`,
-    );
+    process.stderr.write("reliability: vitest wrote no report\n");
     return 1;
   }
   const rows = rowsFrom(JSON.parse(readFileSync(reportFile, "utf8")) as JsonReport);
@@ -82,10 +73,18 @@ function main(): number {
   for (const r of rows) for (const n of r.notes) lines.push(`- ${r.group}: ${n}`);
   for (const r of rows) for (const f of r.failures) lines.push(`FAIL ${r.group}: ${f}`);
   lines.push(
-    `\n${relative(process.cwd(), file)}: scale ${scale}, seed ${seed}, ${((Date.now() - started) / 1000).toFixed(0)} s, Node ${process.version}; ${failed === 0 && run.status === 0 ? "all passed" : `${failed} failed (vitest exit ${run.status})`}\n`,
+    `\n${relative(process.cwd(), file)}: scale ${scale}, seed ${seed}, ${((Date.now() - started) / 1000).toFixed(0)} s, Node ${process.version}; ${failed === 0 && !vitestFailed ? "all passed" : `${failed} failed${vitestFailed ? " (vitest reported a failure)" : ""}`}\n`,
   );
   process.stdout.write(`${lines.join("\n")}\n`);
-  return failed === 0 && run.status === 0 ? 0 : 1;
+  return failed === 0 && !vitestFailed ? 0 : 1;
 }
 
-process.exit(main());
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(
+      `reliability: the run itself failed: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
+    process.exit(1);
+  },
+);
