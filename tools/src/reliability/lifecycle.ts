@@ -16,7 +16,7 @@ export function accountForEveryByte(): void {
       ctx,
       `${processes} server process(es), ${(bytes / 1e6).toFixed(1)} MB written, checked for ${CANARIES.size} canaries`,
     );
-    expect(problems).toEqual([]);
+    expect(problems, problems.join("; ")).toEqual([]);
   }, 30_000);
   afterAll(removeTempDirs);
 }

@@ -37,8 +37,14 @@ function groupOf(file: string): GroupName | null {
   return name in GROUP_TITLES ? (name as GroupName) : null;
 }
 
-function firstLine(text: string): string {
-  return (text.split("\n").find((l) => l.trim().length > 0) ?? text).trim().slice(0, 400);
+/** The first line of a failure; for a property, also its counterexample and why the smallest case failed. */
+function summaryOf(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim());
+  const first = lines.find((l) => l.length > 0) ?? text;
+  const extra = lines.filter(
+    (l) => l.startsWith("Counterexample:") || l.startsWith("The smallest case failed with:"),
+  );
+  return [first, ...extra].join(" ").slice(0, 600);
 }
 
 export function rowsFrom(report: JsonReport): GroupRow[] {
@@ -66,13 +72,13 @@ export function rowsFrom(report: JsonReport): GroupRow[] {
         row.tried += cases;
         row.passed += cases - 1;
         row.failed += 1;
-        row.failures.push(`${t.fullName}: ${firstLine(t.failureMessages.join("\n"))}`);
+        row.failures.push(`${t.fullName}: ${summaryOf(t.failureMessages.join("\n"))}`);
       } else row.skipped += 1;
     }
     // A file that failed outside any test (an import error, a beforeAll that threw) is a failure too.
     if (file.status === "failed" && !file.assertionResults.some((t) => t.status === "failed")) {
       row.failed += 1;
-      row.failures.push(`the group stopped early: ${firstLine(file.message ?? "no message")}`);
+      row.failures.push(`the group stopped early: ${summaryOf(file.message ?? "no message")}`);
     }
   }
   return GROUP_ORDER.flatMap((g) => rows.get(g) ?? []);

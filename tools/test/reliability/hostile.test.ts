@@ -125,6 +125,11 @@ async function trial(opts: {
   }
 }
 
+/** Fails naming every problem found (vitest's own message would only count them). */
+function expectNone(problems: string[]): void {
+  expect(problems, problems.join("; ")).toEqual([]);
+}
+
 function isError(got: Outcome, codes: readonly string[]): boolean {
   return got.kind === "error" && codes.includes(got.code);
 }
@@ -232,7 +237,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
               t.problems.push(`expected upstream_error, got ${describeOutcome(t.got)}`);
             else if (!NAMES_CEILING.test(JSON.stringify(t.got.kind === "error" ? t.got.body : {})))
               t.problems.push(`upstream_error does not name the 16 MB ceiling: ${describeOutcome(t.got)}`);
-            expect(t.problems).toEqual([]);
+            expectNone(t.problems);
           }),
           { numRuns: scaled(40, 3), seed: SEED },
         );
@@ -260,7 +265,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
               t.problems.push(
                 `expected backend_unavailable or upstream_error, got ${describeOutcome(t.got)}`,
               );
-            expect(t.problems).toEqual([]);
+            expectNone(t.problems);
           }),
           { numRuns: scaled(20, 2), seed: SEED + 1 },
         );
@@ -288,7 +293,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
                 t.problems.push(
                   `expected backend_unavailable or upstream_error, got ${describeOutcome(t.got)}`,
                 );
-              expect(t.problems).toEqual([]);
+              expectNone(t.problems);
             },
           ),
           { numRuns: scaled(12, 1), seed: SEED + 2 },
@@ -356,7 +361,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
         writeAtomic(path, good);
         if (!isError(t.got, ["backend_unavailable"]))
           t.problems.push(`expected backend_unavailable, got ${describeOutcome(t.got)}`);
-        expect([...problems, ...t.problems]).toEqual([]);
+        expectNone([...problems, ...t.problems]);
       },
     );
   });
@@ -417,7 +422,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
         hostile.onRequest = null;
         hostile.writeToken(kit.token);
       }
-      expect(problems).toEqual([]);
+      expectNone(problems);
     },
     60_000,
   );
@@ -503,7 +508,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
                 const named = withheldNames.filter((k) => said.includes(`"${k}"`));
                 if (named.length > 0) t.problems.push(`names withheld keys ${named.join(", ")}`);
               }
-              expect(t.problems).toEqual([]);
+              expectNone(t.problems);
             },
           ),
           { numRuns: scaled(48, 6), seed: SEED + 3 },
