@@ -22,7 +22,7 @@ import { connectClient, currentServerFile, newFindings, SERVER_CLI } from "../..
 import { holds, note } from "../../src/reliability/record.js";
 import { FAST, SEED, scaled, testTimeout } from "../../src/reliability/scale.js";
 
-const TIMEOUT_MS = 4000;
+const TIMEOUT_MS = 3000;
 const BOUND_MS = TIMEOUT_MS + (FAST ? 3000 : 1000);
 /** discover() probes GET /api/health with its own 3 s timeout, in doctor as in the server. */
 const DOCTOR_BOUND_MS = 3000 + (FAST ? 3000 : 1000);
@@ -34,23 +34,6 @@ const MB = 1024 * 1024;
 const NAMES_CEILING = /\b16(?:\.0+)?\s?(?:MB|MiB)\b|\b16777216\b|\b16,777,216\b|\b16000000\b|\b16,000,000\b/;
 
 const figures = { peakRssKiB: 0, slowestMs: 0, cases: 0 };
-
-/**
- * The server fixes these cases wait for, in other branches. Until a branch is on main its cases
- * are skipped, each named with the branch; once it lands, its entry here is set to false.
- * RESMON_RELIABILITY_RUN_AWAITING=1 runs them anyway (to try a branch before it lands).
- */
-const RUN_AWAITING = process.env.RESMON_RELIABILITY_RUN_AWAITING === "1";
-const AWAITING = {
-  hostile: !RUN_AWAITING, // body ceiling while streaming, bounded port/token file reads, the scrubber's token
-  honest: !RUN_AWAITING, // honest update_settings answers around a malformed read
-};
-type Branch = keyof typeof AWAITING;
-
-/** The title, marked with the branch it waits for while that branch is not on main. */
-function until(branch: Branch, title: string): string {
-  return AWAITING[branch] ? `${title} [skipped until branch ${branch} is on main]` : title;
-}
 
 let dir: string;
 let kit: Testkit;
@@ -217,11 +200,8 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
       }),
     );
 
-    it.skipIf(AWAITING.hostile)(
-      until(
-        "hostile",
-        "an endless or huge body on a tool's route: upstream_error naming the ceiling, < 200 MB, the next call works",
-      ),
+    it(
+      "an endless or huge body on a tool's route: upstream_error naming the ceiling, < 200 MB, the next call works",
       async (ctx) => {
         await holds(
           ctx,
@@ -239,17 +219,14 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
               t.problems.push(`upstream_error does not name the 16 MB ceiling: ${describeOutcome(t.got)}`);
             expectNone(t.problems);
           }),
-          { numRuns: scaled(40, 3), seed: SEED },
+          { numRuns: scaled(40, 2), seed: SEED },
         );
       },
       testTimeout(600_000),
     );
 
-    it.skipIf(AWAITING.hostile)(
-      until(
-        "hostile",
-        "an endless or huge body on the discovery probe (GET /api/health): a contract error, < 200 MB, the next call works",
-      ),
+    it(
+      "an endless or huge body on the discovery probe (GET /api/health): a contract error, < 200 MB, the next call works",
       async (ctx) => {
         await holds(
           ctx,
@@ -267,7 +244,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
               );
             expectNone(t.problems);
           }),
-          { numRuns: scaled(20, 2), seed: SEED + 1 },
+          { numRuns: scaled(20, 1), seed: SEED + 1 },
         );
       },
       testTimeout(300_000),
@@ -316,31 +293,23 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
       writeFileSync(p, "");
       truncateSync(p, 256 * MB);
     };
-    /** Each kind, and the branch whose fix it waits for (null: holds on main today). */
-    const KINDS: [string, Maker, Branch | null][] = [
-      ["a FIFO with no writer", fifo, "hostile"],
-      ["/dev/zero", device("/dev/zero"), "hostile"],
-      ["/dev/urandom", device("/dev/urandom"), "hostile"],
-      ["a directory", directory, null],
-      ["a 256 MB (sparse) regular file", sparse, "hostile"],
+    const KINDS: [string, Maker][] = [
+      ["a FIFO with no writer", fifo],
+      ["/dev/zero", device("/dev/zero")],
+      ["/dev/urandom", device("/dev/urandom")],
+      ["a directory", directory],
+      ["a 256 MB (sparse) regular file", sparse],
     ];
-    const CASES = (["port", "token"] as const).flatMap((which) =>
-      KINDS.map(([kind, make, branch]) => {
-        const title = `the ${which} file is ${kind}`;
-        return [
-          branch ? until(branch, title) : title,
-          which,
-          make,
-          branch !== null && AWAITING[branch],
-        ] as const;
-      }),
+    const ALL = (["port", "token"] as const).flatMap((which) =>
+      KINDS.map(([kind, make]) => [`the ${which} file is ${kind}`, which, make] as const),
     );
+    // The fast subset: a FIFO as the port file, /dev/zero as the token file, the sparse port file.
+    const CASES = FAST ? [0, 6, 4].map((i) => ALL[i] as (typeof ALL)[number]) : ALL;
 
     it.for(CASES)(
       "%s: a contract error within the timeout + 1 s, < 200 MB, the next call works; doctor ends in time",
       { timeout: 60_000 },
-      async ([, which, make, waiting], ctx) => {
-        if (waiting) return ctx.skip();
+      async ([, which, make]) => {
         const path = which === "port" ? hostile.portFile : hostile.tokenFile;
         const good = which === "port" ? `${hostile.port}\n` : `${kit.token}\n`;
         const swap = () => {
@@ -366,66 +335,59 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
     );
   });
 
-  it.skipIf(AWAITING.hostile)(
-    until(
-      "hostile",
-      "the token file rewritten mid-discovery: the token the client sent never comes back out",
-    ),
-    async (ctx) => {
-      const health = (await readKit("/api/health")) as Record<string, unknown>;
-      const routines = await readKit("/api/routines");
-      const sent = mintToken();
-      const rewritten = mintToken();
-      hostile.writeToken(sent);
-      hostile.tokensSeen.clear();
-      // The probe arrives with the token read from the file; the file changes before the answer.
-      hostile.onRequest = (req) => {
-        if (req.url?.startsWith("/api/health")) hostile.writeToken(rewritten);
-      };
-      // A hostile resmon echoes whatever token it was sent, in the health report and in a routine name.
-      const echo = (build: (token: string) => unknown): Behaviour => ({
-        kind: "text",
-        contentType: "application/json",
-        body: JSON.stringify(build([...hostile.tokensSeen].join(" "))),
-      });
-      let problems: string[] = [];
-      try {
-        hostile.set([]);
-        const { client, proc } = await connectClient("hostile-token-rewrite", serverEnvFor());
-        await client.listTools();
-        // The first call discovers (and the file is rewritten under it); the echoes are set once the token is seen.
-        const first = await callTool(client, "list_routines", {}, BOUND_MS + 10_000);
-        hostile.onRequest = null;
-        expect([...hostile.tokensSeen].length, "tokens the backend received").toBeGreaterThan(0);
-        hostile.set([
-          { method: "GET", path: "/api/health", behaviour: echo((t) => ({ ...health, version: t })) },
-          {
-            method: "GET",
-            path: "/api/routines",
-            behaviour: echo((t) => withEveryName(routines, t)),
-          },
-        ]);
-        const echoed = [
-          await callTool(client, "health", {}, BOUND_MS + 10_000),
-          await callTool(client, "list_routines", {}, BOUND_MS + 10_000),
-        ];
-        hostile.set([]);
-        await client.close();
-        problems = [first, ...echoed].filter((o) => o.kind === "bad").map(describeOutcome);
-        const written = newFindings(proc, 0);
-        if (written !== null) problems.push(written);
-        note(
-          ctx,
-          `tokens the hostile backend received: ${hostile.tokensSeen.size}; answers ${echoed.map(describeOutcome).join(", ")}`,
-        );
-      } finally {
-        hostile.onRequest = null;
-        hostile.writeToken(kit.token);
-      }
-      expectNone(problems);
-    },
-    60_000,
-  );
+  it("the token file rewritten mid-discovery: the token the client sent never comes back out", async (ctx) => {
+    const health = (await readKit("/api/health")) as Record<string, unknown>;
+    const routines = await readKit("/api/routines");
+    const sent = mintToken();
+    const rewritten = mintToken();
+    hostile.writeToken(sent);
+    hostile.tokensSeen.clear();
+    // The probe arrives with the token read from the file; the file changes before the answer.
+    hostile.onRequest = (req) => {
+      if (req.url?.startsWith("/api/health")) hostile.writeToken(rewritten);
+    };
+    // A hostile resmon echoes whatever token it was sent, in the health report and in a routine name.
+    const echo = (build: (token: string) => unknown): Behaviour => ({
+      kind: "text",
+      contentType: "application/json",
+      body: JSON.stringify(build([...hostile.tokensSeen].join(" "))),
+    });
+    let problems: string[] = [];
+    try {
+      hostile.set([]);
+      const { client, proc } = await connectClient("hostile-token-rewrite", serverEnvFor());
+      await client.listTools();
+      // The first call discovers (and the file is rewritten under it); the echoes are set once the token is seen.
+      const first = await callTool(client, "list_routines", {}, BOUND_MS + 10_000);
+      hostile.onRequest = null;
+      expect([...hostile.tokensSeen].length, "tokens the backend received").toBeGreaterThan(0);
+      hostile.set([
+        { method: "GET", path: "/api/health", behaviour: echo((t) => ({ ...health, version: t })) },
+        {
+          method: "GET",
+          path: "/api/routines",
+          behaviour: echo((t) => withEveryName(routines, t)),
+        },
+      ]);
+      const echoed = [
+        await callTool(client, "health", {}, BOUND_MS + 10_000),
+        await callTool(client, "list_routines", {}, BOUND_MS + 10_000),
+      ];
+      hostile.set([]);
+      await client.close();
+      problems = [first, ...echoed].filter((o) => o.kind === "bad").map(describeOutcome);
+      const written = newFindings(proc, 0);
+      if (written !== null) problems.push(written);
+      note(
+        ctx,
+        `tokens the hostile backend received: ${hostile.tokensSeen.size}; answers ${echoed.map(describeOutcome).join(", ")}`,
+      );
+    } finally {
+      hostile.onRequest = null;
+      hostile.writeToken(kit.token);
+    }
+    expectNone(problems);
+  }, 60_000);
 
   describe("malformed reads around a write (update_settings GET, PUT, GET)", () => {
     const GROUPS: [string, Record<string, string>][] = [
@@ -458,11 +420,8 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
       expect(newFindings(proc, 0)).toBeNull();
     }, 60_000);
 
-    it.skipIf(AWAITING.honest)(
-      until(
-        "honest",
-        "a malformed read before the write: upstream_error, and no PUT sent; after it: never blamed on the caller, nothing invented",
-      ),
+    it(
+      "a malformed read before the write: upstream_error, and no PUT sent; after it: never blamed on the caller, nothing invented",
       async (ctx) => {
         await holds(
           ctx,
@@ -511,7 +470,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
               expectNone(t.problems);
             },
           ),
-          { numRuns: scaled(48, 6), seed: SEED + 3 },
+          { numRuns: scaled(48, 3), seed: SEED + 3 },
         );
       },
       testTimeout(300_000),
