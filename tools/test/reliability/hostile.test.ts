@@ -35,6 +35,9 @@ const NAMES_CEILING = /\b16(?:\.0+)?\s?(?:MB|MiB)\b|\b16777216\b|\b16,777,216\b|
 
 const figures = { peakRssKiB: 0, slowestMs: 0, cases: 0 };
 
+/** Cases that fail on main today (each reported to the lead): skipped, and named so, unless asked for. */
+const RUN_KNOWN_FAILURES = process.env.RESMON_RELIABILITY_RUN_KNOWN_FAILURES === "1";
+
 let dir: string;
 let kit: Testkit;
 let hostile: HostileBackend;
@@ -73,6 +76,8 @@ async function trial(opts: {
   call: [string, Record<string, unknown>];
   repair: () => void | Promise<void>;
   nextCall?: [string, Record<string, unknown>];
+  /** Make one good call first (so discovery is done), then put the hostility in place. */
+  warmThen?: () => void;
 }): Promise<Trial> {
   const { client, proc } = await connectClient(`hostile-${opts.label}`, opts.env ?? serverEnvFor());
   const stopGuard = proc.guardRss(RSS_KILL_KIB);
@@ -80,6 +85,11 @@ async function trial(opts: {
   try {
     await client.listTools();
     const [tool, args] = opts.call;
+    if (opts.warmThen) {
+      const warm = await callTool(client, tool, args, BOUND_MS + 10_000);
+      if (warm.kind !== "success") problems.push(`the warm-up call: ${describeOutcome(warm)}`);
+      opts.warmThen();
+    }
     const got = await callTool(client, tool, args, BOUND_MS + 10_000);
     figures.slowestMs = Math.max(figures.slowestMs, got.ms);
     figures.cases++;
@@ -251,19 +261,25 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
     );
 
     it(
-      "a slow drip (one byte at a time, never finishing), on the probe or a tool's route: a contract error within the timeout + 1 s",
+      "a slow drip (one byte at a time, never finishing), on the discovery probe or on a route once discovered: a contract error within the timeout + 1 s",
       async (ctx) => {
         await holds(
           ctx,
           fc.asyncProperty(
-            fc.constantFrom("/api/health", "/api/watchdog"),
+            fc.constantFrom(
+              { path: "/api/health", tool: "list_routines", warm: false },
+              { path: "/api/health", tool: "health", warm: true },
+              { path: "/api/watchdog", tool: "get_watchdog_findings", warm: true },
+            ),
             fc.constantFrom(20, 250, 1500),
-            async (path, everyMs) => {
-              hostile.set([{ method: "GET", path, behaviour: { kind: "drip", everyMs } }]);
+            async ({ path, tool, warm }, everyMs) => {
+              const rules = [{ method: "GET", path, behaviour: { kind: "drip", everyMs } as const }];
+              if (!warm) hostile.set(rules);
               const t = await trial({
                 label: "drip",
-                call: ["get_watchdog_findings", {}],
+                call: [tool, {}],
                 repair: () => hostile.clear(),
+                ...(warm ? { warmThen: () => hostile.set(rules) } : {}),
               });
               hostile.clear();
               if (!isError(t.got, ["backend_unavailable", "upstream_error"]))
@@ -274,6 +290,36 @@ describe.skipIf(!existsSync(SERVER_CLI))("hostile backend", () => {
             },
           ),
           { numRuns: scaled(12, 1), seed: SEED + 2 },
+        );
+      },
+      testTimeout(300_000),
+    );
+
+    // Found by this group: discovery and the request each get a full timeout, so a call that
+    // discovers through a slow probe and then meets a route that never answers takes up to twice it.
+    it.skipIf(!RUN_KNOWN_FAILURES)(
+      `a call that discovers: a slow probe (50–90 % of the timeout), then a route that never answers: within the timeout + 1 s${RUN_KNOWN_FAILURES ? "" : " [skipped: fails on main, reported to the lead; RESMON_RELIABILITY_RUN_KNOWN_FAILURES=1 runs it]"}`,
+      async (ctx) => {
+        await holds(
+          ctx,
+          fc.asyncProperty(fc.integer({ min: 50, max: 90 }), async (percent) => {
+            kit.setFault("/api/health", { kind: "delay", ms: (TIMEOUT_MS * percent) / 100 });
+            hostile.set([
+              { method: "GET", path: "/api/watchdog", behaviour: { kind: "drip", everyMs: 250 } },
+            ]);
+            const t = await trial({
+              label: "slow-probe",
+              call: ["get_watchdog_findings", {}],
+              repair: () => {
+                kit.clearFaults();
+                hostile.clear();
+              },
+            });
+            kit.clearFaults();
+            hostile.clear();
+            expectNone(t.problems);
+          }),
+          { numRuns: scaled(10, 1), seed: SEED + 5 },
         );
       },
       testTimeout(300_000),
