@@ -1,4 +1,8 @@
-/** The example calls of the reliability suite, in one place: one per tool (two for a few) that succeeds against the stand-in's `small` seed. */
+/**
+ * The reliability suite's example calls, in one module (until the contract's rows carry their own
+ * example arguments, issue 13): one per read (two for a few) that succeeds against the stand-in's
+ * `small` seed.
+ */
 export const VALID_CALLS: readonly [string, Record<string, unknown>][] = [
   ["health", {}],
   ["search_corpus", { query: "graph", limit: 3 }],

@@ -27,7 +27,3 @@ export async function restartKit(kit: Testkit): Promise<void> {
   await kit.restart();
   CANARIES.add(kit.token);
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -21,7 +21,7 @@ export type Behaviour =
   /** 200 with this exact body text (malformed JSON, an array, nothing at all...). */
   | { kind: "text"; body: string; contentType: string };
 
-export interface Rule {
+interface Rule {
   method: string;
   path: string;
   /** Pass this many matching requests through first (e.g. 1: the read after a write). */

@@ -34,7 +34,7 @@ export interface ByteFinding {
 }
 
 /** Every server process this test file started, so its last test can account for all their bytes. */
-export const ALL_PROCESSES: ServerProcess[] = [];
+const ALL_PROCESSES: ServerProcess[] = [];
 
 /**
  * One spawned `resmon-mcp`. Every byte it writes is inspected as it arrives: stdout line by line

@@ -11,7 +11,7 @@ function numberFrom(name: string, fallback: number): number {
   return value;
 }
 
-export const FAST_SCALE = 0.03;
+const FAST_SCALE = 0.03;
 export const DEFAULT_SEED = 20260601;
 
 export const SCALE = numberFrom("RESMON_RELIABILITY_SCALE", FAST_SCALE);
