@@ -8,7 +8,15 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { SETTINGS_KEYS_WITHHELD } from "@resmon/mcp-contract";
 import { cleanEnv, type Testkit } from "@resmon/testkit";
 import fc from "fast-check";
@@ -225,6 +233,8 @@ describe.skipIf(!existsSync(SERVER_CLI) || process.platform !== "linux")("hostil
               repair: () => hostile.clear(),
             });
             hostile.clear();
+            if (hostile.taken !== 1)
+              t.problems.push(`the hostile body was served ${hostile.taken} times, not once`);
             if (!isError(t.got, ["upstream_error"]))
               t.problems.push(`expected upstream_error, got ${describeOutcome(t.got)}`);
             else if (!NAMES_CEILING.test(JSON.stringify(t.got.kind === "error" ? t.got.body : {})))
@@ -421,6 +431,9 @@ describe.skipIf(!existsSync(SERVER_CLI) || process.platform !== "linux")("hostil
         await callTool(client, "health", {}, BOUND_MS + 10_000),
         await callTool(client, "list_routines", {}, BOUND_MS + 10_000),
       ];
+      // So a pass is a measurement: the file did change under discovery, and both echoes were served.
+      expect(readFileSync(hostile.tokenFile, "utf8").trim() === rewritten, "token file rewritten").toBe(true);
+      expect(hostile.taken, "echoing answers served").toBe(2);
       hostile.set([]);
       await client.close();
       problems = [first, ...echoed].filter((o) => o.kind === "bad").map(describeOutcome);
@@ -498,6 +511,8 @@ describe.skipIf(!existsSync(SERVER_CLI) || process.platform !== "linux")("hostil
                 repair: () => hostile.clear(),
               });
               hostile.clear();
+              if (hostile.taken !== 1)
+                t.problems.push(`the malformed read was served ${hostile.taken} times, not once`);
               const sentPut = puts() - putsBefore - (t.next.kind === "success" ? 1 : 0);
               const said = t.got.kind === "bad" ? "" : JSON.stringify(t.got.body);
               if (when === "before") {
