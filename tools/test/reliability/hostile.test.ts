@@ -56,38 +56,34 @@ function mintToken(): string {
   return token;
 }
 
-function serverEnvFor(extra: Record<string, string> = {}): Record<string, string> {
+function serverEnvFor(): Record<string, string> {
   return cleanEnv({
     RESMON_PORT_FILE: hostile.portFile,
     RESMON_STATE_DIR: dir,
     HOME: dir,
     RESMON_MCP_TIMEOUT_MS: String(TIMEOUT_MS),
-    ...extra,
   });
 }
 
 interface Trial {
   got: Outcome;
   next: Outcome;
-  peakKiB: number | null;
   problems: string[];
 }
 
 /**
  * One hostile trial on a fresh server process: `call` under the hostility, then `repair`, then
- * `nextCall` (the same call unless given) must succeed on the same process. Checks time, peak RSS
+ * the same call again must succeed on the same process. Checks time, peak RSS
  * and every byte written; returns what happened and the problems found.
  */
 async function trial(opts: {
   label: string;
-  env?: Record<string, string>;
   call: [string, Record<string, unknown>];
   repair: () => void | Promise<void>;
-  nextCall?: [string, Record<string, unknown>];
   /** Make one good call first (so discovery is done), then put the hostility in place. */
   warmThen?: () => void;
 }): Promise<Trial> {
-  const { client, proc } = await connectClient(`hostile-${opts.label}`, opts.env ?? serverEnvFor());
+  const { client, proc } = await connectClient(`hostile-${opts.label}`, serverEnvFor());
   const stopGuard = proc.guardRss(RSS_KILL_KIB);
   const problems: string[] = [];
   try {
@@ -103,9 +99,8 @@ async function trial(opts: {
     figures.cases++;
     if (got.ms > BOUND_MS) problems.push(`answered in ${Math.round(got.ms)} ms (bound ${BOUND_MS} ms)`);
     await opts.repair();
-    const [nextTool, nextArgs] = opts.nextCall ?? opts.call;
     const next = proc.alive
-      ? await callTool(client, nextTool, nextArgs, BOUND_MS + 10_000)
+      ? await callTool(client, tool, args, BOUND_MS + 10_000)
       : ({ kind: "bad", why: "the server process is gone", ms: 0 } as const);
     if (next.kind !== "success") problems.push(`the next call: ${describeOutcome(next)}`);
     const peakKiB = stopGuard();
@@ -120,7 +115,7 @@ async function trial(opts: {
     await client.close().catch(() => undefined);
     const written = newFindings(proc, 0);
     if (written !== null) problems.push(written);
-    return { got, next, peakKiB, problems };
+    return { got, next, problems };
   } finally {
     stopGuard();
     if (proc.alive) await proc.stop(2000);
