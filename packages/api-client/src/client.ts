@@ -16,13 +16,16 @@ export interface ResmonClientOptions {
   timeoutMs?: number;
   /** Time to establish the TCP connection. Default 3000. */
   connectTimeoutMs?: number;
-  /** The largest answer body read (counted while streaming); a larger one is a too_large error. Default 16 MiB. */
+  /** The largest answer body read (counted while streaming); a larger one is a too_large error. Default 8 MiB. */
   maxBodyBytes?: number;
+  /** The most JSON values an answer may hold (counted while streaming); more is a too_large error. Default 300,000. */
+  maxJsonValues?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_JSON_VALUES = 300_000;
 
 type RawClient = Client<paths, `${string}/${string}`>;
 export type HttpVerb = "get" | "post" | "put";
@@ -59,6 +62,11 @@ export interface ResmonClient {
     path: P,
     ...init: InitArgs<RequestInitOf<P, "put">>
   ): Promise<ApiResult<ResponseBodyOf<P, "put">>>;
+  /**
+   * The same client with each request bounded by timeoutMs as well (never longer than its own
+   * timeout): how a caller shares one deadline among several requests.
+   */
+  within(timeoutMs: number): ResmonClient;
   /** Releases the keep-alive connections. */
   close(): Promise<void>;
 }
@@ -87,36 +95,45 @@ export function createResmonClient(options: ResmonClientOptions): ResmonClient {
   }
   const { port, token } = options;
   const baseUrl = loopbackUrl(port);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const transport = new Transport({
     baseUrl,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxJsonValues: options.maxJsonValues ?? DEFAULT_MAX_JSON_VALUES,
   });
   // The buffered answer behind each Response handed to openapi-fetch, so we parse it ourselves.
   const replies = new WeakMap<Response, BufferedReply>();
 
+  /** The fetch handed to openapi-fetch: one exchange within `limitMs`. */
+  const fetchWithin = (limitMs: number) => async (request: Request) => {
+    const exchange = await transport.exchange(request, limitMs);
+    if (!exchange.ok) throw new ExchangeFailed(exchange.error);
+    const { reply } = exchange;
+    const nullBody = reply.status === 204 || reply.status === 205 || reply.status === 304;
+    const response = new Response(nullBody ? null : reply.bytes, {
+      status: reply.status,
+      headers: reply.headers,
+    });
+    replies.set(response, reply);
+    return response;
+  };
+
   const raw = createClient<paths, `${string}/${string}`>({
     baseUrl,
     headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
-    fetch: async (request: Request) => {
-      const exchange = await transport.exchange(request);
-      if (!exchange.ok) throw new ExchangeFailed(exchange.error);
-      const { reply } = exchange;
-      const nullBody = reply.status === 204 || reply.status === 205 || reply.status === 304;
-      const response = new Response(nullBody ? null : reply.bytes, {
-        status: reply.status,
-        headers: reply.headers,
-      });
-      replies.set(response, reply);
-      return response;
-    },
   });
 
-  async function call(method: LooseMethod, path: string, init: LooseInit): Promise<ApiResult<unknown>> {
+  async function call(
+    method: LooseMethod,
+    path: string,
+    init: LooseInit,
+    limitMs: number,
+  ): Promise<ApiResult<unknown>> {
     let response: Response;
     try {
-      ({ response } = await method(path, { ...init, parseAs: "stream" }));
+      ({ response } = await method(path, { ...init, parseAs: "stream", fetch: fetchWithin(limitMs) }));
     } catch (error) {
       const apiError: ApiError =
         error instanceof ExchangeFailed
@@ -137,15 +154,19 @@ export function createResmonClient(options: ResmonClientOptions): ResmonClient {
   }
 
   const loose = raw as unknown as { GET: LooseMethod; POST: LooseMethod; PUT: LooseMethod };
-  const client = {
-    baseUrl,
-    port,
-    GET: (path: string, init?: LooseInit) => call(loose.GET, path, init),
-    POST: (path: string, init?: LooseInit) => call(loose.POST, path, init),
-    PUT: (path: string, init?: LooseInit) => call(loose.PUT, path, init),
-    close: () => transport.close(),
-    toString: () => `ResmonClient(${baseUrl})`,
+  const bounded = (limitMs: number): ResmonClient => {
+    const client = {
+      baseUrl,
+      port,
+      GET: (path: string, init?: LooseInit) => call(loose.GET, path, init, limitMs),
+      POST: (path: string, init?: LooseInit) => call(loose.POST, path, init, limitMs),
+      PUT: (path: string, init?: LooseInit) => call(loose.PUT, path, init, limitMs),
+      within: (ms: number) => bounded(Math.max(0, Math.min(ms, limitMs))),
+      close: () => transport.close(),
+      toString: () => `ResmonClient(${baseUrl})`,
+    };
+    return client as unknown as ResmonClient;
   };
   // The token lives only in the closures above; nothing enumerable on the client holds it.
-  return client as unknown as ResmonClient;
+  return bounded(timeoutMs);
 }

@@ -150,11 +150,15 @@ async function namePort(env: Env, portFile: { path: string; source: PortFileSour
         message: `${describePortFile(portFile.path, portFile.source)} exists but could not be read${read.code ? ` (${read.code})` : ""}. No other port was tried.`,
       };
     }
+    const advice =
+      read.problem === "timeout"
+        ? `${SLOW_DISK} no port was taken from it and no other port was tried; the next call reads it again.`
+        : "A port file is a small regular file resmon writes; no port was taken from it and no other port was tried.";
     return {
       ok: false,
       kind: "unusable_port_file",
       fileProblem: read.problem,
-      message: `${describePortFile(portFile.path, portFile.source)} ${FILE_PROBLEM_TEXT[read.problem]}. A port file is a small regular file resmon writes; no port was taken from it and no other port was tried.`,
+      message: `${describePortFile(portFile.path, portFile.source)} ${FILE_PROBLEM_TEXT[read.problem]}. ${advice}`,
     };
   }
   const port = parsePort(read.text);
@@ -166,6 +170,18 @@ async function namePort(env: Env, portFile: { path: string; source: PortFileSour
     };
   }
   return { ok: true, port, source: "port_file", namedBy: describePortFile(portFile.path, portFile.source) };
+}
+
+/** A read that timed out says nothing against the file: the disk (or a network filesystem) may be slow. */
+const SLOW_DISK = "A slow or stalled disk (or network filesystem) does this; the file itself may be fine, so";
+
+/** What to do about a token file that could not be used, by why. */
+function tokenFileAdvice(problem: FileProblem | undefined): string {
+  if (problem === "timeout") return `${SLOW_DISK} nothing was sent; the next call reads it again.`;
+  if (problem !== undefined) {
+    return "resmon writes its token as a small regular file, owner-only; whatever is at that path was put there by something else: remove it and restart resmon.";
+  }
+  return "A running resmon writes api-token-<port> in its state directory; if that instance uses another state directory, set RESMON_STATE_DIR to it.";
 }
 
 type TokenRead = { ok: true; token: string } | { ok: false; why: string; fileProblem?: FileProblem };
@@ -330,13 +346,7 @@ export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
         tried: [],
         kind: unusable ? "unusable_token_file" : "no_token_file",
         ...(token.fileProblem ? { fileProblem: token.fileProblem } : {}),
-        message:
-          `resmon's port ${port} was named by ${namedBy}, but ${token.why} for it at ${tokenFile}. ` +
-          (unusable
-            ? "resmon writes its token as a small regular file, owner-only; whatever is at that path was put there " +
-              "by something else: remove it and restart resmon. No other port was tried."
-            : "A running resmon writes api-token-<port> in its state directory; if that instance uses another " +
-              "state directory, set RESMON_STATE_DIR to it. No other port was tried."),
+        message: `resmon's port ${port} was named by ${namedBy}, but ${token.why} for it at ${tokenFile}. ${tokenFileAdvice(token.fileProblem)} No other port was tried.`,
       },
     };
   }

@@ -28,8 +28,10 @@ export type ApiError =
        */
       resmonHeaders?: Record<string, string>;
     }
-  /** The answer's body passed the client's ceiling while it streamed in; the connection was destroyed. */
-  | { kind: "too_large"; message: string; limitBytes: number }
+  /** The answer passed the client's byte ceiling while it streamed in; the connection was destroyed. */
+  | { kind: "too_large"; limit: "bytes"; message: string; limitBytes: number }
+  /** A JSON answer held more values than the client's cap (counted while it streamed in); the connection was destroyed. */
+  | { kind: "too_large"; limit: "json_values"; message: string; limitJsonValues: number }
   /** A 2xx whose body is not the JSON (or text) the route promises. */
   | { kind: "malformed"; status: number; message: string };
 

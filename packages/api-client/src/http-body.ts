@@ -11,11 +11,122 @@ export interface BufferedReply {
 const TEXT_TYPES = ["application/x-bibtex", "application/x-research-info-systems"];
 
 function mediaType(headers: Headers): string {
-  return (headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  return mediaTypeOf(headers.get("content-type"));
 }
 
 function isTextType(type: string): boolean {
   return type.startsWith("text/") || TEXT_TYPES.includes(type);
+}
+
+/** A body's media type as undici's raw headers give it ("application/json; charset=utf-8" → "application/json"). */
+export function mediaTypeOf(contentType: unknown): string {
+  const raw = Array.isArray(contentType) ? contentType[0] : contentType;
+  return typeof raw === "string" ? (raw.split(";")[0]?.trim().toLowerCase() ?? "") : "";
+}
+
+export type BodyLimitKind = "bytes" | "json_values";
+
+export interface BodyLimits {
+  /** The most an answer may weigh, in bytes as it is written out again (see BodyMeter). */
+  maxBodyBytes: number;
+  /** The most JSON values (objects, arrays, keys, strings, numbers, literals) a JSON answer may hold. */
+  maxJsonValues: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * What one byte of a text export weighs once passed on: the tool's answer carries it inside a JSON
+ * string, and the answer's text block carries that JSON escaped once more (a quote: `\"` then `\\\"`).
+ */
+function textWeight(byte: number): number {
+  if (byte === QUOTE || byte === BACKSLASH) return 4;
+  if (byte >= 0x20) return 1;
+  // \b \t \n \f \r have two-character escapes (three in the text block); others are \u00XX (seven).
+  return byte === 0x08 || byte === 0x09 || byte === 0x0a || byte === 0x0c || byte === 0x0d ? 3 : 7;
+}
+
+/** A byte that belongs to a number or a true / false / null literal. */
+function isScalarByte(byte: number): boolean {
+  return (
+    (byte >= 0x30 && byte <= 0x39) ||
+    (byte >= 0x61 && byte <= 0x7a) ||
+    (byte >= 0x41 && byte <= 0x5a) ||
+    byte === 0x2d ||
+    byte === 0x2b ||
+    byte === 0x2e
+  );
+}
+
+/**
+ * Counts an answer while it streams in, so what it will cost is known before it is kept. Two limits:
+ *
+ * - Weight, against maxBodyBytes: the bytes the answer takes once written out again in the tool's
+ *   text block (JSON escaped inside JSON): a byte, plus one for each quote and backslash of a JSON
+ *   body; a text export's bytes as JSON-escaped twice (a control character weighs seven). A
+ *   hostile body of escapes then costs no more memory on the way out than plain text of the same weight.
+ * - Values, for JSON, against maxJsonValues: parsing costs memory per value far more than per byte
+ *   (11 MB of `{}` took 464 MB). A small state machine over the bytes outside strings counts each
+ *   object, array, string (keys too) and scalar; it judges no syntax.
+ */
+export class BodyMeter {
+  readonly #limits: BodyLimits;
+  readonly #text: boolean;
+  #weight = 0;
+  #values = 0;
+  #inString = false;
+  #escaped = false;
+  #inScalar = false;
+
+  constructor(contentType: unknown, limits: BodyLimits) {
+    this.#limits = limits;
+    this.#text = isTextType(mediaTypeOf(contentType));
+  }
+
+  /** Count one chunk; the limit it took the answer past, if any. */
+  add(chunk: Uint8Array): BodyLimitKind | undefined {
+    if (this.#text) {
+      let weight = this.#weight;
+      for (let i = 0; i < chunk.length; i += 1) weight += textWeight(chunk[i] as number);
+      this.#weight = weight;
+    } else {
+      this.#countJson(chunk);
+    }
+    if (this.#weight > this.#limits.maxBodyBytes) return "bytes";
+    return this.#values > this.#limits.maxJsonValues ? "json_values" : undefined;
+  }
+
+  #countJson(chunk: Uint8Array): void {
+    let weight = this.#weight + chunk.length;
+    let values = this.#values;
+    let inString = this.#inString;
+    let escaped = this.#escaped;
+    let inScalar = this.#inScalar;
+    for (let i = 0; i < chunk.length; i += 1) {
+      const byte = chunk[i] as number;
+      if (byte === QUOTE || byte === BACKSLASH) weight += 1;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === BACKSLASH) escaped = true;
+        else if (byte === QUOTE) inString = false;
+      } else if (byte === QUOTE || byte === 0x7b || byte === 0x5b) {
+        values += 1;
+        inString = byte === QUOTE;
+        inScalar = false;
+      } else if (isScalarByte(byte)) {
+        if (!inScalar) values += 1;
+        inScalar = true;
+      } else {
+        inScalar = false;
+      }
+    }
+    this.#weight = weight;
+    this.#values = values;
+    this.#inString = inString;
+    this.#escaped = escaped;
+    this.#inScalar = inScalar;
+  }
 }
 
 function decode(bytes: Uint8Array): string {

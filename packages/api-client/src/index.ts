@@ -2,6 +2,7 @@ export {
   createResmonClient,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_JSON_VALUES,
   DEFAULT_TIMEOUT_MS,
   type HttpVerb,
   isValidPort,

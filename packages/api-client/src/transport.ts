@@ -13,7 +13,7 @@ import { STATUS_CODES } from "node:http";
 import undiciRequest from "undici/lib/api/api-request.js";
 import Agent from "undici/lib/dispatcher/agent.js";
 import type { ApiError } from "./errors.js";
-import type { BufferedReply } from "./http-body.js";
+import { type BodyLimitKind, BodyMeter, type BufferedReply } from "./http-body.js";
 
 export interface TransportOptions {
   baseUrl: string;
@@ -21,12 +21,18 @@ export interface TransportOptions {
   connectTimeoutMs: number;
   /** The largest answer body taken, counted while it streams in; past it the connection is destroyed. */
   maxBodyBytes: number;
+  /** The most JSON values an answer may hold, counted while it streams in; past it the connection is destroyed. */
+  maxJsonValues: number;
 }
 
 export type Exchange = { ok: true; reply: BufferedReply } | { ok: false; error: ApiError };
 
 class TotalTimeout extends Error {}
-class BodyTooLarge extends Error {}
+class BodyTooLarge extends Error {
+  constructor(readonly limit: BodyLimitKind) {
+    super(limit);
+  }
+}
 
 /** "16 MiB" for a whole number of MiB, else bytes: the ceiling as a person reads it. */
 export function describeBytes(bytes: number): string {
@@ -101,31 +107,38 @@ export class Transport {
   }
 
   /**
-   * Read the body chunk by chunk and stop at the ceiling: a declared Content-Length over it is refused
-   * before any byte is read, an undeclared or lying one as soon as the count passes it. Aborting
-   * destroys the socket (undici cannot reuse one with unread body), so nothing more is received.
+   * Read the body chunk by chunk and stop at a limit: a declared Content-Length over the ceiling is
+   * refused before any byte is read, an undeclared or lying one, or too many JSON values, as soon as
+   * the count passes it. Aborting destroys the socket (undici cannot reuse one with unread body), so
+   * nothing more is received.
    */
-  async #readBody(body: AsyncIterable<Uint8Array>, declared: unknown, abort: AbortController) {
-    const { maxBodyBytes } = this.#options;
+  async #readBody(
+    body: AsyncIterable<Uint8Array>,
+    headers: Record<string, string | string[] | undefined>,
+    abort: AbortController,
+  ) {
+    const declared = headers["content-length"];
     const length = typeof declared === "string" ? Number(declared) : Number.NaN;
-    if (length > maxBodyBytes) abort.abort(new BodyTooLarge());
+    if (length > this.#options.maxBodyBytes) abort.abort(new BodyTooLarge("bytes"));
+    const meter = new BodyMeter(headers["content-type"], this.#options);
     const chunks: Uint8Array[] = [];
     let size = 0;
     for await (const chunk of body) {
-      size += chunk.byteLength;
-      if (size > maxBodyBytes) {
-        abort.abort(new BodyTooLarge());
+      const passed = meter.add(chunk);
+      if (passed !== undefined) {
+        abort.abort(new BodyTooLarge(passed));
         break;
       }
+      size += chunk.byteLength;
       chunks.push(chunk);
     }
     if (abort.signal.reason instanceof BodyTooLarge) throw abort.signal.reason;
     return Buffer.concat(chunks, size);
   }
 
-  /** Send the request and read the whole answer, up to the ceiling, inside the total timeout. */
-  async exchange(request: Request): Promise<Exchange> {
-    const { timeoutMs, connectTimeoutMs, baseUrl } = this.#options;
+  /** Send the request and read the whole answer, up to the limits, inside the total timeout (or a shorter one given). */
+  async exchange(request: Request, timeoutMs = this.#options.timeoutMs): Promise<Exchange> {
+    const { connectTimeoutMs, baseUrl } = this.#options;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new TotalTimeout()), timeoutMs);
     const onCallerAbort = () => controller.abort(request.signal.reason);
@@ -143,7 +156,7 @@ export class Transport {
         body: body && body.byteLength > 0 ? body : null,
         signal: controller.signal,
       });
-      const bytes = await this.#readBody(answer.body, answer.headers["content-length"], controller);
+      const bytes = await this.#readBody(answer.body, answer.headers, controller);
       return {
         ok: true,
         reply: {
@@ -155,15 +168,7 @@ export class Transport {
       };
     } catch (error) {
       if (controller.signal.reason instanceof BodyTooLarge) {
-        const limit = describeBytes(this.#options.maxBodyBytes);
-        return {
-          ok: false,
-          error: {
-            kind: "too_large",
-            limitBytes: this.#options.maxBodyBytes,
-            message: `resmon at ${baseUrl} sent an answer larger than this client's ceiling of ${limit}, so the rest was not read.`,
-          },
-        };
+        return { ok: false, error: this.#tooLarge(controller.signal.reason.limit) };
       }
       if (controller.signal.reason instanceof TotalTimeout) {
         return {
@@ -186,6 +191,24 @@ export class Transport {
       clearTimeout(timer);
       request.signal.removeEventListener("abort", onCallerAbort);
     }
+  }
+
+  #tooLarge(limit: BodyLimitKind): ApiError {
+    const { baseUrl, maxBodyBytes, maxJsonValues } = this.#options;
+    if (limit === "json_values") {
+      return {
+        kind: "too_large",
+        limit,
+        limitJsonValues: maxJsonValues,
+        message: `resmon at ${baseUrl} sent an answer holding more than this client's cap of ${maxJsonValues} JSON values, so the rest was not read.`,
+      };
+    }
+    return {
+      kind: "too_large",
+      limit,
+      limitBytes: maxBodyBytes,
+      message: `resmon at ${baseUrl} sent an answer larger than this client's ceiling of ${describeBytes(maxBodyBytes)}, so the rest was not read.`,
+    };
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,13 @@ import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createResmonClient, type Discovery, type DiscoveryRefusal, discover } from "../src/index.js";
+import {
+  createResmonClient,
+  DEFAULT_MAX_JSON_VALUES,
+  type Discovery,
+  type DiscoveryRefusal,
+  discover,
+} from "../src/index.js";
 import { describeBytes } from "../src/transport.js";
 import { startFakeResmon } from "./helpers/fake-resmon.js";
 import { deadPort, HEALTH_BODY, type LoopbackServer, startServer, TOKEN } from "./helpers/loopback-server.js";
@@ -103,7 +109,7 @@ describe("the body ceiling", () => {
     try {
       const started = Date.now();
       const answer = await client.GET("/api/watchdog" as never);
-      expect(answer).toMatchObject({ ok: false, error: { kind: "too_large", limitBytes: 16 * 1024 * 1024 } });
+      expect(answer).toMatchObject({ ok: false, error: { kind: "too_large", limitBytes: 8 * 1024 * 1024 } });
       expect(Date.now() - started).toBeLessThan(3_000);
     } finally {
       await client.close();
@@ -111,7 +117,8 @@ describe("the body ceiling", () => {
   });
 
   it("an answer at the ceiling exactly is read", async () => {
-    const body = JSON.stringify("y".repeat(1000 - 2));
+    // Its weight: 998 bytes, plus one for each of its two quotes (each is escaped in the text block).
+    const body = JSON.stringify("y".repeat(1000 - 4));
     const server = await serve((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(body);
@@ -119,6 +126,44 @@ describe("the body ceiling", () => {
     const client = createResmonClient({ port: server.port, token: TOKEN, maxBodyBytes: 1000 });
     try {
       expect(await client.GET("/api/watchdog" as never)).toMatchObject({ ok: true });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a dense JSON answer under the byte ceiling is too_large by its value count, and the next call works", async () => {
+    let calls = 0;
+    const server = await serve((_req, res) => {
+      calls += 1;
+      res.writeHead(200, { "content-type": "application/json" });
+      // 400k empty objects, 1.2 MB: far under 8 MiB, far over the cap of 300k values.
+      res.end(calls === 1 ? `[${Array(400_000).fill("{}").join(",")}]` : "[{}]");
+    });
+    const client = createResmonClient({ port: server.port, token: TOKEN });
+    try {
+      const answer = await client.GET("/api/watchdog" as never);
+      expect(answer).toMatchObject({
+        ok: false,
+        error: { kind: "too_large", limit: "json_values", limitJsonValues: DEFAULT_MAX_JSON_VALUES },
+      });
+      expect(DEFAULT_MAX_JSON_VALUES).toBe(300_000);
+      expect(await client.GET("/api/watchdog" as never)).toMatchObject({ ok: true, data: [{}] });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a text export counts as the JSON it becomes: control characters weigh seven bytes", async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/x-bibtex" });
+      res.end("\u0001".repeat(200));
+    });
+    const client = createResmonClient({ port: server.port, token: TOKEN, maxBodyBytes: 1000 });
+    try {
+      expect(await client.GET("/api/watchdog" as never)).toMatchObject({
+        ok: false,
+        error: { kind: "too_large", limit: "bytes", limitBytes: 1000 },
+      });
     } finally {
       await client.close();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { httpErrorFrom, parseRetryAfter, parseSuccessBody } from "../src/http-body.js";
+import { BodyMeter, httpErrorFrom, parseRetryAfter, parseSuccessBody } from "../src/http-body.js";
 
 const reply = (status: number, type: string | null, text: string) => ({
   status,
@@ -59,5 +59,41 @@ describe("httpErrorFrom", () => {
   it("keeps a non-JSON body out of the detail", () => {
     const error = httpErrorFrom(reply(500, "text/plain", "Internal Server Error"));
     expect(error).toEqual({ kind: "http", status: 500, message: "resmon answered HTTP 500." });
+  });
+});
+
+describe("BodyMeter", () => {
+  const metered = (
+    type: string,
+    text: string,
+    limits = { maxBodyBytes: 1_000_000, maxJsonValues: 1_000_000 },
+  ) => {
+    const meter = new BodyMeter(type, limits);
+    const bytes = new TextEncoder().encode(text);
+    // One byte a chunk: a string, an escape or a number split across chunks is still counted once.
+    let passed: string | undefined;
+    for (let i = 0; i < bytes.length && passed === undefined; i += 1)
+      passed = meter.add(bytes.subarray(i, i + 1));
+    return passed;
+  };
+
+  it("counts every JSON value outside strings, keys included, whatever the chunking", () => {
+    // {"a":[1,-2.5e3,"x,{[",true,null,{}]}: object, key, array, 1, -2.5e3, string, true, null, {} = 9.
+    const body = '{"a":[1,-2.5e3,"x,{[\\"",true,null,{}]}';
+    expect(metered("application/json", body, { maxBodyBytes: 1_000, maxJsonValues: 9 })).toBeUndefined();
+    expect(metered("application/json", body, { maxBodyBytes: 1_000, maxJsonValues: 8 })).toBe("json_values");
+  });
+
+  it("weighs a JSON body as its bytes plus one per quote and backslash", () => {
+    const body = '"a\\"b"'; // 6 bytes, 3 quotes, 1 backslash: weight 10
+    expect(metered("application/json", body, { maxBodyBytes: 10, maxJsonValues: 10 })).toBeUndefined();
+    expect(metered("application/json", body, { maxBodyBytes: 9, maxJsonValues: 10 })).toBe("bytes");
+  });
+
+  it("weighs a text export as the JSON it becomes twice over, and counts no values in it", () => {
+    // x: 1, a quote: 4, a newline: 3, \u0001: 7
+    const body = 'x"\n\u0001';
+    expect(metered("application/x-bibtex", body, { maxBodyBytes: 15, maxJsonValues: 0 })).toBeUndefined();
+    expect(metered("text/csv; charset=utf-8", body, { maxBodyBytes: 14, maxJsonValues: 0 })).toBe("bytes");
   });
 });

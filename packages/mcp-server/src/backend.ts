@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import {
   type ApiError,
   type ApiResult,
@@ -23,7 +24,7 @@ export type DiscoverFn = typeof discover;
 
 export interface BackendOptions {
   env: Record<string, string | undefined>;
-  /** Total time one request may take before it is backend_unavailable (default 30 s). */
+  /** Total time one tool call's requests may take, finding resmon included, before it is backend_unavailable (default 30 s). */
   timeoutMs?: number;
   discoverFn?: DiscoverFn;
 }
@@ -38,7 +39,7 @@ interface Connection {
   baseUrl: string;
 }
 
-/** RESMON_MCP_TIMEOUT_MS: the per-request timeout (a positive integer), else undefined (the default). */
+/** RESMON_MCP_TIMEOUT_MS: the time one tool call may take (a positive integer), else undefined (the default). */
 export function timeoutFrom(env: Record<string, string | undefined>): number | undefined {
   const raw = env.RESMON_MCP_TIMEOUT_MS;
   if (!raw) return undefined;
@@ -51,14 +52,14 @@ export function probeTimeoutFor(timeoutMs: number | undefined): number {
   return Math.min(DEFAULT_PROBE_TIMEOUT_MS, timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
 }
 
-/** RESMON_MCP_MAX_BODY_BYTES: the largest answer read from resmon (a positive integer), else 16 MiB. */
+/** RESMON_MCP_MAX_BODY_BYTES: the largest answer read from resmon (a positive integer), else 8 MiB. */
 export function maxBodyBytesFrom(env: Record<string, string | undefined>): number {
   const raw = env.RESMON_MCP_MAX_BODY_BYTES?.trim();
   const n = raw ? Number(raw) : Number.NaN;
   return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_MAX_BODY_BYTES;
 }
 
-/** How far past its timeout one request may run, finding resmon included: the bound is timeout + 1 s, and most of that second is left for a loaded machine to frame and write the answer (a load average of 19 on 2 cores took 300 ms). */
+/** How far past its deadline one tool call's requests may run, finding resmon included: the bound is timeout + 1 s, and most of that second is left for a loaded machine to frame and write the answer (a load average of 19 on 2 cores took 300 ms). */
 const CALL_SLACK_MS = 250;
 
 export function refusalToError(refusal: DiscoveryRefusal): ToolError {
@@ -85,9 +86,24 @@ export class Backend {
   private connection: Connection | undefined;
   private connecting: Promise<Connection> | undefined;
   private readonly options: BackendOptions;
+  /** The deadline of the tool call a request belongs to (see `oneCall`). */
+  private readonly deadlines = new AsyncLocalStorage<number>();
 
   constructor(options: BackendOptions) {
     this.options = options;
+  }
+
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /**
+   * Run one tool call under one deadline, RESMON_MCP_TIMEOUT_MS from now: each of its requests gets
+   * only what the earlier ones left, so a tool that makes three requests still ends within the
+   * timeout + 1 s. A request outside any tool call gets a deadline of its own.
+   */
+  oneCall<T>(work: () => Promise<T>): Promise<T> {
+    return this.deadlines.run(Date.now() + this.timeoutMs, work);
   }
 
   /** Discover on first need; reuse while it works; concurrent callers share one discovery. */
@@ -138,20 +154,22 @@ export class Backend {
   }
 
   /**
-   * Run one request; answer its data or throw the mapped ToolError. Finding resmon first counts
-   * against the same timeout: a probe and a request that are each slow just under it must not add up.
+   * Run one request; answer its data or throw the mapped ToolError. It gets what is left of the tool
+   * call's deadline, and finding resmon first counts against it too: a probe and requests that are
+   * each slow just under the timeout must not add up.
    */
   async call<T>(
     send: (client: ResmonClient) => Promise<ApiResult<T>>,
     options: CallOptions = {},
   ): Promise<T> {
-    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const work = this.callOnce(send, options);
+    const deadline = this.deadlines.getStore() ?? Date.now() + this.timeoutMs;
+    if (deadline <= Date.now()) throw this.lateError();
+    const work = this.callOnce(send, options, deadline);
     // The loser of the race may still fail later; that is not an unhandled rejection.
     work.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(this.lateError(timeoutMs)), timeoutMs + CALL_SLACK_MS);
+      timer = setTimeout(() => reject(this.lateError()), deadline - Date.now() + CALL_SLACK_MS);
     });
     try {
       return await Promise.race([work, late]);
@@ -160,10 +178,11 @@ export class Backend {
     }
   }
 
-  private lateError(timeoutMs: number): ToolError {
+  private lateError(): ToolError {
+    const { timeoutMs } = this;
     const baseUrl = this.connection?.baseUrl;
     return backendUnavailable(
-      `Finding resmon and asking it took longer than ${Math.round(timeoutMs / 1000)} seconds, so this call gave up.`,
+      `Finding resmon and asking it took longer than ${Math.round(timeoutMs / 1000)} seconds in all (RESMON_MCP_TIMEOUT_MS), so this call gave up.`,
       baseUrl ? [baseUrl] : [],
       false,
       { timeout_ms: timeoutMs },
@@ -173,11 +192,14 @@ export class Backend {
   private async callOnce<T>(
     send: (client: ResmonClient) => Promise<ApiResult<T>>,
     options: CallOptions,
+    deadline: number,
   ): Promise<T> {
     const connection = await this.connect();
+    const left = deadline - Date.now();
+    if (left <= 0) throw this.lateError();
     let result: ApiResult<T>;
     try {
-      result = await send(connection.client);
+      result = await send(connection.client.within(left));
     } catch {
       await this.forget();
       throw backendUnavailable(
@@ -187,7 +209,11 @@ export class Backend {
       );
     }
     if (result.ok) return result.data;
-    const error = mapApiError(result.error, connection.baseUrl, options);
+    // The deadline, not resmon's own timeout, cut this request short: said as the whole call's time.
+    const bound = Math.min(left, this.timeoutMs);
+    const cutByDeadline =
+      result.error.kind === "timeout" && result.error.timeoutMs === bound && bound < this.timeoutMs;
+    const error = cutByDeadline ? this.lateError() : mapApiError(result.error, connection.baseUrl, options);
     if (
       result.error.kind === "transport" ||
       result.error.kind === "timeout" ||
@@ -279,11 +305,7 @@ export function mapApiError(error: ApiError, baseUrl: string, options: CallOptio
         { timeout_ms: error.timeoutMs },
       );
     case "too_large":
-      return new ToolError(
-        "upstream_error",
-        `resmon's answer was larger than this server's ceiling of ${describeBytes(error.limitBytes)}, so it was not read and the connection was closed. Ask for a smaller page; the ceiling is RESMON_MCP_MAX_BODY_BYTES.`,
-        { limit_bytes: error.limitBytes },
-      );
+      return tooLargeError(error);
     case "malformed":
       return new ToolError(
         "upstream_error",
@@ -295,6 +317,25 @@ export function mapApiError(error: ApiError, baseUrl: string, options: CallOptio
     case "http":
       return mapHttpError(error, baseUrl, options);
   }
+}
+
+/** Said for every tool alike: only some page, so a smaller page is offered as a maybe. */
+const SMALLER_ANSWER =
+  "If this tool takes a limit or a narrower filter, a smaller answer may fit; otherwise it cannot be read through this server as configured.";
+
+function tooLargeError(error: Extract<ApiError, { kind: "too_large" }>): ToolError {
+  if (error.limit === "json_values") {
+    return new ToolError(
+      "upstream_error",
+      `resmon's answer held more than this server's cap of ${error.limitJsonValues} JSON values (far more than any real answer holds, and each costs memory to parse), so it was not read and the connection was closed. ${SMALLER_ANSWER}`,
+      { limit_json_values: error.limitJsonValues },
+    );
+  }
+  return new ToolError(
+    "upstream_error",
+    `resmon's answer was larger than this server's ceiling of ${describeBytes(error.limitBytes)}, so it was not read and the connection was closed. ${SMALLER_ANSWER} The ceiling is RESMON_MCP_MAX_BODY_BYTES.`,
+    { limit_bytes: error.limitBytes },
+  );
 }
 
 function mapHttpError(

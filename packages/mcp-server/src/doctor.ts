@@ -45,8 +45,8 @@ const VARIABLES: readonly [string, string][] = [
   ["RESMON_DB_PATH", "which resmon: its database (the port file is resmon.port beside it)"],
   ["RESMON_STATE_DIR", "where that resmon's token file is"],
   ["RESMON_MCP_READ_ONLY", "exactly 1: reads only"],
-  ["RESMON_MCP_TIMEOUT_MS", "per-request timeout in ms"],
-  ["RESMON_MCP_MAX_BODY_BYTES", "largest answer read from resmon, in bytes (default 16 MiB)"],
+  ["RESMON_MCP_TIMEOUT_MS", "time one tool call's requests may take in all, in ms"],
+  ["RESMON_MCP_MAX_BODY_BYTES", "largest answer read from resmon, in bytes (default 8 MiB)"],
 ];
 
 /** For each way discovery can refuse: what to do about it. */
@@ -79,6 +79,15 @@ export const WHAT_TO_DO: Readonly<Record<RefusalKind, string>> = {
     "Something other than resmon answers on this port. Check RESMON_PORT / RESMON_PORT_FILE name the resmon you " +
     "mean; restart resmon so it writes its current port.",
 };
+
+/** A port or token file read that timed out is a slow disk, not a foreign file: nothing to remove. */
+const SLOW_FILE_READ =
+  "The file could not be read in time: a slow or stalled disk (or network filesystem) does this, and the file " +
+  "itself may be fine. Run this again once the disk answers; remove nothing.";
+
+function whatToDo(refusal: { kind: RefusalKind; fileProblem?: string }): string {
+  return refusal.fileProblem === "timeout" ? SLOW_FILE_READ : WHAT_TO_DO[refusal.kind];
+}
 
 const SHORT_PORT = /^\s*\d{1,5}\s*$/;
 
@@ -264,7 +273,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   write("");
   write(`Refused (${r.kind}): ${r.message}`);
   write("");
-  write(`What to do: ${WHAT_TO_DO[r.kind]}`);
+  write(`What to do: ${whatToDo(r)}`);
   write("");
   write("Every way discovery can refuse, and what to do:");
   for (const [kind, advice] of Object.entries(WHAT_TO_DO)) write(`  ${kind.padEnd(14)} ${advice}`);

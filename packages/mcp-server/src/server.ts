@@ -135,8 +135,13 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     }
     const args = validateArguments(def, raw);
     // The row's own schema produced these arguments; the cast only restores the per-tool type the
-    // table's ToolDef erases.
-    return withClampNote(raw, args, await dispatch(name, args as ToolArgs<typeof name>, ctx));
+    // table's ToolDef erases. One deadline for the whole call: every request it makes shares
+    // RESMON_MCP_TIMEOUT_MS.
+    return withClampNote(
+      raw,
+      args,
+      await backend.oneCall(() => dispatch(name, args as ToolArgs<typeof name>, ctx)),
+    );
   }
 
   return {

@@ -90,11 +90,13 @@ async function listen(token = newToken()): Promise<Listener> {
   };
 }
 
-/** A JSON-looking body of `total` bytes (Infinity: endless), sent chunked, as fast as the socket takes it. */
+/** A JSON string of `total` bytes (Infinity: endless), sent chunked, as fast as the socket takes it. */
 function streamed(total: number): Route {
   return (_req, res) => {
     res.writeHead(200, { "content-type": "application/json" });
-    const chunk = Buffer.from(`${'"x",'.repeat(16_384)}`);
+    // One endless string: the byte ceiling, not the value cap, is what stops it.
+    const chunk = Buffer.from("x".repeat(65_536));
+    res.write('"');
     let sent = 0;
     const pump = () => {
       while (!res.destroyed && sent < total) {
@@ -175,8 +177,8 @@ describe.skipIf(!HAVE_CLI)("the built server against a hostile backend", { timeo
       const closedBefore = listener.closedSockets;
       const answer = await callTool(server, "get_watchdog_findings");
       expect(answer.isError).toBe(true);
-      expect(answer.body).toMatchObject({ error: "upstream_error", detail: { limit_bytes: 16 * MiB } });
-      expect(String(answer.body.message)).toContain("16 MiB");
+      expect(answer.body).toMatchObject({ error: "upstream_error", detail: { limit_bytes: 8 * MiB } });
+      expect(String(answer.body.message)).toContain("8 MiB");
       expect(String(answer.body.message)).toContain("RESMON_MCP_MAX_BODY_BYTES");
       // The connection was destroyed, not drained.
       await expect.poll(() => listener.closedSockets, { timeout: 3_000 }).toBeGreaterThan(closedBefore);
@@ -214,7 +216,7 @@ describe.skipIf(!HAVE_CLI)("the built server against a hostile backend", { timeo
     });
     const answer = await callTool(server, "list_routines");
     expect(answer.body).toMatchObject({ error: "backend_unavailable", detail: { reason: "not_resmon" } });
-    expect(String(answer.body.message)).toContain("ceiling of 16 MiB");
+    expect(String(answer.body.message)).toContain("ceiling of 8 MiB");
     if (isLinux && server.child.pid !== undefined) expect(peakRssMb(server.child.pid)).toBeLessThan(200);
   });
 
@@ -295,6 +297,201 @@ describe.skipIf(!HAVE_CLI)("the built server against a hostile backend", { timeo
     expect(JSON.stringify(answer.body)).not.toContain("set RESMON_STATE_DIR");
   });
 });
+
+/** A fixed answer, sent with its Content-Length, optionally after a delay. */
+function fixed(type: string, body: Buffer | string, delayMs = 0): Route {
+  const bytes = typeof body === "string" ? Buffer.from(body) : body;
+  return (req, res) => {
+    req.resume();
+    setTimeout(() => {
+      if (res.destroyed) return;
+      res.writeHead(200, { "content-type": type, "content-length": bytes.length });
+      res.end(bytes);
+    }, delayMs);
+  };
+}
+
+const EXECUTION = JSON.stringify({ id: 1, status: "completed" });
+/** `{"a":[{},{},…]}` holding `values` JSON values in all (the object, its key, the array, n objects). */
+const denseObjects = (values: number) =>
+  `{"a":[${Array(values - 3)
+    .fill("{}")
+    .join(",")}]}`;
+const row = '{"id":1,"title":"t"}'; // five values
+
+describe.skipIf(!HAVE_CLI)(
+  "the built server's memory on the largest answers it takes",
+  { timeout: 60_000 },
+  () => {
+    const MAX_VALUES = 300_000;
+    // Each answer just under a limit: it is taken, passed on whole, and the server stays under 200 MB.
+    it.each([
+      // Weight 1 per byte: a text export of plain characters up to the 8 MiB ceiling.
+      ["a long text export", "export_references", "application/x-bibtex", () => "x".repeat(8 * MiB - 64)],
+      // Escaped quotes weigh 4 per pair (each byte, and again once escaped in the text block).
+      [
+        "a JSON string of escapes",
+        "export_references",
+        "application/json",
+        () => `"${'\\"'.repeat(2 * MiB - 64)}"`,
+      ],
+      ["dense empty objects", "get_analytics", "application/json", () => denseObjects(MAX_VALUES - 10)],
+      [
+        "many valid rows",
+        "get_execution_results",
+        "application/json",
+        () =>
+          `[${Array(Math.floor((MAX_VALUES - 10) / 5))
+            .fill(row)
+            .join(",")}]`,
+      ],
+    ])("%s is passed on under 200 MB RSS", async (what, tool, type, body) => {
+      const listener = await listen();
+      listeners.push(listener);
+      listener.routes.set("/api/executions/1", fixed("application/json", EXECUTION));
+      listener.routes.set("/api/export/references", fixed(type, body()));
+      listener.routes.set("/api/analytics/overview", fixed(type, body()));
+      listener.routes.set("/api/executions/1/references", fixed(type, body()));
+      const server = await started({
+        RESMON_PORT: String(listener.port),
+        RESMON_STATE_DIR: await stateFor(listener, `under-${tool}-${what.length}`),
+      });
+      const args =
+        tool === "get_analytics"
+          ? { view: "overview" }
+          : tool === "export_references"
+            ? { exec_id: 1, format: "bibtex" }
+            : { exec_id: 1 };
+      const answer = await callTool(server, tool, args);
+      expect(answer.isError, JSON.stringify(answer.body).slice(0, 300)).toBe(false);
+      if (isLinux && server.child.pid !== undefined) {
+        const peak = peakRssMb(server.child.pid);
+        console.info(`peak RSS of the server passing on ${what}: ${peak.toFixed(1)} MB`);
+        expect(peak).toBeLessThan(200);
+      }
+    });
+
+    // Before the value cap and the 8 MiB ceiling both were taken: 11 MB of {} peaked at 567 MB, 16 MB of text at 257 MB.
+    it.each([
+      [
+        "5 MB of {}",
+        "application/json",
+        () => denseObjects(2_500_000),
+        { limit_json_values: MAX_VALUES },
+        "300000 JSON values",
+      ],
+      [
+        "a 16 MB text export",
+        "application/x-bibtex",
+        () => "x".repeat(16 * MiB - 64),
+        { limit_bytes: 8 * MiB },
+        "8 MiB",
+      ],
+    ])(
+      "%s is upstream_error naming the limit, memory stays low, the next call works",
+      async (_what, type, body, detail, named) => {
+        const listener = await listen();
+        listeners.push(listener);
+        listener.routes.set("/api/executions/1", fixed("application/json", EXECUTION));
+        listener.routes.set("/api/export/references", fixed(type, body()));
+        const server = await started({
+          RESMON_PORT: String(listener.port),
+          RESMON_STATE_DIR: await stateFor(listener, `over-${named.length}`),
+        });
+        const answer = await callTool(server, "export_references", { exec_id: 1, format: "bibtex" });
+        expect(answer.body).toMatchObject({ error: "upstream_error", detail });
+        expect(String(answer.body.message)).toContain(named);
+        expect(String(answer.body.message)).not.toContain("Ask for a smaller page");
+        const next = await callTool(server, "list_routines");
+        expect(next).toMatchObject({ isError: false, body: { routines: [] } });
+        if (isLinux && server.child.pid !== undefined) expect(peakRssMb(server.child.pid)).toBeLessThan(200);
+      },
+    );
+  },
+);
+
+describe.skipIf(!HAVE_CLI)(
+  "one deadline per tool call, whatever number of requests it makes",
+  { timeout: 60_000 },
+  () => {
+    const TIMEOUT = 1_500;
+    const STORAGE = JSON.stringify({
+      pdf_policy: "",
+      txt_policy: "",
+      archive_after_days: "",
+      export_directory: "",
+    });
+
+    async function serverFor(listener: Listener, name: string): Promise<RawServer> {
+      return started({
+        RESMON_PORT: String(listener.port),
+        RESMON_STATE_DIR: await stateFor(listener, name),
+        RESMON_MCP_TIMEOUT_MS: String(TIMEOUT),
+      });
+    }
+
+    it("update_settings (GET, PUT, GET) ends within timeout + 1 s, and a cut read-back says the write was sent", async () => {
+      const listener = await listen();
+      listeners.push(listener);
+      let reads = 0;
+      listener.routes.set("/api/settings/storage", (req, res) => {
+        if (req.method === "PUT") return fixed("application/json", STORAGE, 700)(req, res);
+        reads += 1;
+        // The first read and the write are each slow but answer; the read-back would take longer than all.
+        return fixed("application/json", STORAGE, reads === 1 ? 700 : 5_000)(req, res);
+      });
+      const server = await serverFor(listener, "deadline-settings");
+      const answer = await callTool(server, "update_settings", {
+        group: "storage",
+        settings: { pdf_policy: "keep" },
+      });
+      // Before the fix: 700 + 700 + a read-back with a whole timeout of its own, about 2.9 s.
+      expect(answer.ms).toBeLessThan(TIMEOUT + 1_000);
+      expect(answer.body).toMatchObject({
+        error: "backend_unavailable",
+        detail: { written: true, after: "not_reported", timeout_ms: TIMEOUT },
+      });
+      expect(String(answer.body.message)).toContain("accepted the write");
+    });
+
+    it("create_routine (POST, then GET) whose read-back runs out of time says the routine was created", async () => {
+      const listener = await listen();
+      listeners.push(listener);
+      listener.routes.set("/api/routines", (req, res) =>
+        fixed("application/json", JSON.stringify({ id: 7, name: "r", is_active: false }), 1_000)(req, res),
+      );
+      listener.routes.set("/api/routines/7", fixed("application/json", "{}", 5_000));
+      const server = await serverFor(listener, "deadline-routine");
+      const answer = await callTool(server, "create_routine", {
+        name: "r",
+        keywords: ["k"],
+        sources: ["arxiv"],
+        schedule: "0 7 * * 1",
+      });
+      // Before the fix: 1000 + a read-back with a whole timeout of its own, about 2.5 s.
+      expect(answer.ms).toBeLessThan(TIMEOUT + 1_000);
+      expect(answer.body).toMatchObject({ routine: { id: 7 }, read_back: false });
+    });
+
+    it("get_watch_profile's two slow GETs do not add up", async () => {
+      const listener = await listen();
+      listeners.push(listener);
+      listener.routes.set(
+        "/api/profiles/3",
+        fixed("application/json", JSON.stringify({ id: 3, kind: "person" }), 1_400),
+      );
+      listener.routes.set(
+        "/api/profiles/3/matches",
+        fixed("application/json", JSON.stringify({ total: 0, by_basis: {} }), 1_400),
+      );
+      const server = await serverFor(listener, "deadline-profile");
+      const answer = await callTool(server, "get_watch_profile", { profile_id: 3 });
+      // Before the fix: both answered, about 2.8 s.
+      expect(answer.ms).toBeLessThan(TIMEOUT + 1_000);
+      expect(answer.body).toMatchObject({ error: "backend_unavailable", detail: { timeout_ms: TIMEOUT } });
+    });
+  },
+);
 
 describe.skipIf(!HAVE_CLI || process.platform === "win32")(
   "the built server with port and token files that are not regular files",

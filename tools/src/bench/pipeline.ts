@@ -48,6 +48,7 @@ export async function measurePipeline(
     GET: async () => canned.get("health"),
     POST: async () => canned.get("search_corpus"),
     PUT: async () => ({ ok: false }),
+    within: () => client,
     close: async () => undefined,
   };
   const discoverFn = (async () => ({

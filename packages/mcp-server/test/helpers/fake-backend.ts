@@ -68,6 +68,7 @@ export function fakeClient(respond: Responder, seen: SeenRequest[], port = 51734
     GET: call("GET"),
     POST: call("POST"),
     PUT: call("PUT"),
+    within: () => client,
     close: async () => undefined,
   };
   return client as unknown as ResmonClient;

@@ -36,8 +36,10 @@ export class RawServer {
     });
   }
 
+  /** The complete frames so far: a line still being written (a large answer) is not one yet. */
   frames(): Record<string, unknown>[] {
     return this.stdout
+      .slice(0, this.stdout.lastIndexOf("\n") + 1)
       .split("\n")
       .filter((line) => line.trim() !== "")
       .map((line) => JSON.parse(line) as Record<string, unknown>);
