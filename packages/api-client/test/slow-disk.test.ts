@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { discover } from "../src/index.js";
 import { startFakeResmon } from "./helpers/fake-resmon.js";
-import type { LoopbackServer } from "./helpers/loopback-server.js";
+import { type LoopbackServer, TOKEN } from "./helpers/loopback-server.js";
 
 vi.mock("../src/small-file.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../src/small-file.js")>();
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 describe("a port or token file read that timed out", () => {
   it("the token file: a slow disk, not a file to remove", async () => {
-    const server = await startFakeResmon();
+    const server = await startFakeResmon(TOKEN);
     servers.push(server);
     const found = await discover({
       env: { RESMON_PORT: String(server.port), RESMON_STATE_DIR: "/nonexistent" },
