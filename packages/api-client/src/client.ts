@@ -16,16 +16,16 @@ export interface ResmonClientOptions {
   timeoutMs?: number;
   /** Time to establish the TCP connection. Default 3000. */
   connectTimeoutMs?: number;
-  /** The largest answer body read (counted while streaming); a larger one is a too_large error. Default 8 MiB. */
+  /** The largest answer body read (counted while streaming); a larger one is a too_large error. Default 6 MiB. */
   maxBodyBytes?: number;
-  /** The most JSON values an answer may hold (counted while streaming); more is a too_large error. Default 300,000. */
+  /** The most JSON values an answer may hold (counted while streaming); more is a too_large error. Default 250,000. */
   maxJsonValues?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
-export const DEFAULT_MAX_JSON_VALUES = 300_000;
+export const DEFAULT_MAX_BODY_BYTES = 6 * 1024 * 1024;
+export const DEFAULT_MAX_JSON_VALUES = 250_000;
 
 type RawClient = Client<paths, `${string}/${string}`>;
 export type HttpVerb = "get" | "post" | "put";

@@ -109,7 +109,7 @@ describe("the body ceiling", () => {
     try {
       const started = Date.now();
       const answer = await client.GET("/api/watchdog" as never);
-      expect(answer).toMatchObject({ ok: false, error: { kind: "too_large", limitBytes: 8 * 1024 * 1024 } });
+      expect(answer).toMatchObject({ ok: false, error: { kind: "too_large", limitBytes: 6 * 1024 * 1024 } });
       expect(Date.now() - started).toBeLessThan(3_000);
     } finally {
       await client.close();
@@ -136,7 +136,7 @@ describe("the body ceiling", () => {
     const server = await serve((_req, res) => {
       calls += 1;
       res.writeHead(200, { "content-type": "application/json" });
-      // 400k empty objects, 1.2 MB: far under 8 MiB, far over the cap of 300k values.
+      // 400k empty objects, 1.2 MB: far under 6 MiB, far over the cap of 250k values.
       res.end(calls === 1 ? `[${Array(400_000).fill("{}").join(",")}]` : "[{}]");
     });
     const client = createResmonClient({ port: server.port, token: TOKEN });
@@ -146,7 +146,7 @@ describe("the body ceiling", () => {
         ok: false,
         error: { kind: "too_large", limit: "json_values", limitJsonValues: DEFAULT_MAX_JSON_VALUES },
       });
-      expect(DEFAULT_MAX_JSON_VALUES).toBe(300_000);
+      expect(DEFAULT_MAX_JSON_VALUES).toBe(250_000);
       expect(await client.GET("/api/watchdog" as never)).toMatchObject({ ok: true, data: [{}] });
     } finally {
       await client.close();

@@ -52,7 +52,7 @@ export function probeTimeoutFor(timeoutMs: number | undefined): number {
   return Math.min(DEFAULT_PROBE_TIMEOUT_MS, timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
 }
 
-/** RESMON_MCP_MAX_BODY_BYTES: the largest answer read from resmon (a positive integer), else 8 MiB. */
+/** RESMON_MCP_MAX_BODY_BYTES: the largest answer read from resmon (a positive integer), else 6 MiB. */
 export function maxBodyBytesFrom(env: Record<string, string | undefined>): number {
   const raw = env.RESMON_MCP_MAX_BODY_BYTES?.trim();
   const n = raw ? Number(raw) : Number.NaN;

@@ -46,7 +46,7 @@ const VARIABLES: readonly [string, string][] = [
   ["RESMON_STATE_DIR", "where that resmon's token file is"],
   ["RESMON_MCP_READ_ONLY", "exactly 1: reads only"],
   ["RESMON_MCP_TIMEOUT_MS", "time one tool call's requests may take in all, in ms"],
-  ["RESMON_MCP_MAX_BODY_BYTES", "largest answer read from resmon, in bytes (default 8 MiB)"],
+  ["RESMON_MCP_MAX_BODY_BYTES", "largest answer read from resmon, in bytes (default 6 MiB)"],
 ];
 
 /** For each way discovery can refuse: what to do about it. */

@@ -177,8 +177,8 @@ describe.skipIf(!HAVE_CLI)("the built server against a hostile backend", { timeo
       const closedBefore = listener.closedSockets;
       const answer = await callTool(server, "get_watchdog_findings");
       expect(answer.isError).toBe(true);
-      expect(answer.body).toMatchObject({ error: "upstream_error", detail: { limit_bytes: 8 * MiB } });
-      expect(String(answer.body.message)).toContain("8 MiB");
+      expect(answer.body).toMatchObject({ error: "upstream_error", detail: { limit_bytes: 6 * MiB } });
+      expect(String(answer.body.message)).toContain("6 MiB");
       expect(String(answer.body.message)).toContain("RESMON_MCP_MAX_BODY_BYTES");
       // The connection was destroyed, not drained.
       await expect.poll(() => listener.closedSockets, { timeout: 3_000 }).toBeGreaterThan(closedBefore);
@@ -216,7 +216,7 @@ describe.skipIf(!HAVE_CLI)("the built server against a hostile backend", { timeo
     });
     const answer = await callTool(server, "list_routines");
     expect(answer.body).toMatchObject({ error: "backend_unavailable", detail: { reason: "not_resmon" } });
-    expect(String(answer.body.message)).toContain("ceiling of 8 MiB");
+    expect(String(answer.body.message)).toContain("ceiling of 6 MiB");
     if (isLinux && server.child.pid !== undefined) expect(peakRssMb(server.child.pid)).toBeLessThan(200);
   });
 
@@ -323,17 +323,17 @@ describe.skipIf(!HAVE_CLI)(
   "the built server's memory on the largest answers it takes",
   { timeout: 60_000 },
   () => {
-    const MAX_VALUES = 300_000;
+    const MAX_VALUES = 250_000;
     // Each answer just under a limit: it is taken, passed on whole, and the server stays under 200 MB.
     it.each([
-      // Weight 1 per byte: a text export of plain characters up to the 8 MiB ceiling.
-      ["a long text export", "export_references", "application/x-bibtex", () => "x".repeat(8 * MiB - 64)],
+      // Weight 1 per byte: a text export of plain characters up to the 6 MiB ceiling.
+      ["a long text export", "export_references", "application/x-bibtex", () => "x".repeat(6 * MiB - 64)],
       // Escaped quotes weigh 4 per pair (each byte, and again once escaped in the text block).
       [
         "a JSON string of escapes",
         "export_references",
         "application/json",
-        () => `"${'\\"'.repeat(2 * MiB - 64)}"`,
+        () => `"${'\\"'.repeat((3 * MiB) / 2 - 64)}"`,
       ],
       ["dense empty objects", "get_analytics", "application/json", () => denseObjects(MAX_VALUES - 10)],
       [
@@ -371,21 +371,21 @@ describe.skipIf(!HAVE_CLI)(
       }
     });
 
-    // Before the value cap and the 8 MiB ceiling both were taken: 11 MB of {} peaked at 567 MB, 16 MB of text at 257 MB.
+    // Before the value cap and the 6 MiB ceiling both were taken: 11 MB of {} peaked at 567 MB, 16 MB of text at 257 MB.
     it.each([
       [
-        "5 MB of {}",
+        "4.5 MB of {}",
         "application/json",
-        () => denseObjects(2_500_000),
+        () => denseObjects(1_500_000),
         { limit_json_values: MAX_VALUES },
-        "300000 JSON values",
+        "250000 JSON values",
       ],
       [
         "a 16 MB text export",
         "application/x-bibtex",
         () => "x".repeat(16 * MiB - 64),
-        { limit_bytes: 8 * MiB },
-        "8 MiB",
+        { limit_bytes: 6 * MiB },
+        "6 MiB",
       ],
     ])(
       "%s is upstream_error naming the limit, memory stays low, the next call works",
