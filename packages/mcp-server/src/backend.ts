@@ -62,6 +62,11 @@ export function maxBodyBytesFrom(env: Record<string, string | undefined>): numbe
 /** How far past its deadline one tool call's requests may run, finding resmon included: the bound is timeout + 1 s, and most of that second is left for a loaded machine to frame and write the answer (a load average of 19 on 2 cores took 300 ms). */
 const CALL_SLACK_MS = 250;
 
+/** "30 seconds" for whole seconds, else "1500 ms": a timeout as it was set. */
+function describeMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} second${ms === 1000 ? "" : "s"}` : `${ms} ms`;
+}
+
 export function refusalToError(refusal: DiscoveryRefusal): ToolError {
   const detail: Record<string, unknown> = { reason: refusal.kind, port_file: refusal.portFile };
   if (refusal.fileProblem !== undefined) detail.file_problem = refusal.fileProblem;
@@ -182,7 +187,7 @@ export class Backend {
     const { timeoutMs } = this;
     const baseUrl = this.connection?.baseUrl;
     return backendUnavailable(
-      `Finding resmon and asking it took longer than ${Math.round(timeoutMs / 1000)} seconds in all (RESMON_MCP_TIMEOUT_MS), so this call gave up.`,
+      `Finding resmon and asking it took longer than ${describeMs(timeoutMs)} in all (RESMON_MCP_TIMEOUT_MS), so this call gave up.`,
       baseUrl ? [baseUrl] : [],
       false,
       { timeout_ms: timeoutMs },
@@ -299,7 +304,7 @@ export function mapApiError(error: ApiError, baseUrl: string, options: CallOptio
       return backendUnavailable("resmon stopped responding part-way through the request.", [baseUrl], false);
     case "timeout":
       return backendUnavailable(
-        `resmon did not answer within ${Math.round(error.timeoutMs / 1000)} seconds, so this call gave up. The next call will look for it afresh.`,
+        `resmon did not answer within ${describeMs(error.timeoutMs)}, so this call gave up. The next call will look for it afresh.`,
         [baseUrl],
         false,
         { timeout_ms: error.timeoutMs },
