@@ -103,12 +103,12 @@ export class Backend {
   }
 
   /**
-   * Run one tool call under one deadline, RESMON_MCP_TIMEOUT_MS from now: each of its requests gets
-   * only what the earlier ones left, so a tool that makes three requests still ends within the
-   * timeout + 1 s. A request outside any tool call gets a deadline of its own.
+   * Run one tool call under one deadline, RESMON_MCP_TIMEOUT_MS from when it arrived (never later
+   * than now): each of its requests gets only what the earlier ones left, so a tool that makes three
+   * requests still ends within the timeout + 1 s. A request outside any tool call gets a deadline of its own.
    */
-  oneCall<T>(work: () => Promise<T>): Promise<T> {
-    return this.deadlines.run(Date.now() + this.timeoutMs, work);
+  oneCall<T>(work: () => Promise<T>, arrivedAt: number = Date.now()): Promise<T> {
+    return this.deadlines.run(Math.min(arrivedAt, Date.now()) + this.timeoutMs, work);
   }
 
   /** Discover on first need; reuse while it works; concurrent callers share one discovery. */

@@ -102,7 +102,8 @@ function dispatch<N extends ToolName>(name: N, args: ToolArgs<N>, ctx: Ctx): Pro
 export interface ResmonTools {
   readonly readOnly: boolean;
   list(): ToolsListEntry[];
-  call(name: string, args: unknown): Promise<ToolOutcome>;
+  /** `receivedAt`: when the call arrived (epoch ms); its deadline counts from then (default now). */
+  call(name: string, args: unknown, receivedAt?: number): Promise<ToolOutcome>;
   close(): Promise<void>;
 }
 
@@ -121,7 +122,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   // its hand-over this zod → JSON Schema conversion of every tool is work the first call need not wait for.
   let entries: ToolsListEntry[] | undefined;
 
-  async function run(name: string, raw: unknown): Promise<Answer> {
+  async function run(name: string, raw: unknown, receivedAt?: number): Promise<Answer> {
     if (!isToolName(name)) {
       throw invalidArgument(`There is no tool named '${name}'.`, { field: "name", tool: name });
     }
@@ -140,7 +141,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     return withClampNote(
       raw,
       args,
-      await backend.oneCall(() => dispatch(name, args as ToolArgs<typeof name>, ctx)),
+      await backend.oneCall(() => dispatch(name, args as ToolArgs<typeof name>, ctx), receivedAt),
     );
   }
 
@@ -150,9 +151,9 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
       entries ??= toolsListEntries({ readOnly, outputSchemas: options.outputSchemas ?? true });
       return entries;
     },
-    async call(name, raw) {
+    async call(name, raw, receivedAt) {
       try {
-        return { ok: true, answer: scrubDeep(withoutCredentialFields(await run(name, raw))) };
+        return { ok: true, answer: scrubDeep(withoutCredentialFields(await run(name, raw, receivedAt))) };
       } catch (err) {
         return { ok: false, error: boundEchoes(scrubDeep(withoutCredentialFields(toEnvelope(err, name)))) };
       }
@@ -181,7 +182,7 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
   const host: ToolHost = {
     ...hostInfo(tools.readOnly),
     listTools: () => tools.list() as unknown as Record<string, unknown>[],
-    callTool: async (name, args) => outcomeForSdk(await tools.call(name, args)),
+    callTool: async (name, args, receivedAt) => outcomeForSdk(await tools.call(name, args, receivedAt)),
   };
   const served: { close(): Promise<void> }[] = [];
   return {

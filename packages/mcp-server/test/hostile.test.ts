@@ -138,6 +138,10 @@ async function started(env: Record<string, string>): Promise<RawServer> {
   const server = new RawServer(cleanEnv(env));
   servers.push(server);
   await server.initialize();
+  // A first call also waits while the SDK path loads, and its deadline counts from when it was sent:
+  // a call to no tool loads it without reaching resmon, so the timings below measure resmon's part.
+  const warm = await callTool(server, "no_such_tool");
+  if (warm.body.error !== "invalid_argument") throw new Error("the warm-up call was not refused");
   return server;
 }
 
@@ -435,17 +439,18 @@ describe.skipIf(!HAVE_CLI)(
       listeners.push(listener);
       let reads = 0;
       listener.routes.set("/api/settings/storage", (req, res) => {
-        if (req.method === "PUT") return fixed("application/json", STORAGE, 700)(req, res);
+        if (req.method === "PUT") return fixed("application/json", STORAGE, 400)(req, res);
         reads += 1;
-        // The first read and the write are each slow but answer; the read-back would take longer than all.
-        return fixed("application/json", STORAGE, reads === 1 ? 700 : 5_000)(req, res);
+        // The first read and the write are each slow but answer (with room left for a loaded
+        // machine); the read-back would take longer than all.
+        return fixed("application/json", STORAGE, reads === 1 ? 400 : 5_000)(req, res);
       });
       const server = await serverFor(listener, "deadline-settings");
       const answer = await callTool(server, "update_settings", {
         group: "storage",
         settings: { pdf_policy: "keep" },
       });
-      // Before the fix: 700 + 700 + a read-back with a whole timeout of its own, about 2.9 s.
+      // Before the fix: 400 + 400 + a read-back with a whole timeout of its own, about 2.9 s.
       expect(answer.ms).toBeLessThan(TIMEOUT + 1_000);
       expect(answer.body).toMatchObject({
         error: "backend_unavailable",

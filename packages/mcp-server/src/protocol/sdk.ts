@@ -18,6 +18,7 @@ import {
   UnsupportedProtocolVersionError,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { takeArrival } from "./arrivals.js";
 
 export type { JSONRPCMessage, Transport };
 
@@ -35,7 +36,8 @@ export interface ToolHost {
   /** Added to the opening answer's _meta (initialize, server/discover): the contract version etc. */
   initializeMeta: Record<string, unknown>;
   listTools(): readonly Record<string, unknown>[];
-  callTool(name: string, args: unknown): Promise<ToolCallOutcome>;
+  /** `receivedAt`: when the call's line arrived (epoch ms), where the stdio entry noted it. */
+  callTool(name: string, args: unknown, receivedAt?: number): Promise<ToolCallOutcome>;
 }
 
 /** The 2025-era revisions `initialize` negotiates (newest first) and its answer to any other. */
@@ -92,8 +94,9 @@ function buildServer(host: ToolHost): Server {
   // Entries go out as built: the SDK does not re-validate tools/list, so resmon's top-level
   // requires_confirmation reaches a raw-JSON reader intact.
   server.setRequestHandler("tools/list", async () => ({ tools: host.listTools() }) as never);
-  server.setRequestHandler("tools/call", async (request): Promise<CallToolResult> => {
-    const outcome = await host.callTool(request.params.name, request.params.arguments);
+  server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+    const receivedAt = takeArrival(ctx.mcpReq.id);
+    const outcome = await host.callTool(request.params.name, request.params.arguments, receivedAt);
     const result: CallToolResult = { content: [{ type: "text", text: outcome.text }] };
     if (outcome.structured) result.structuredContent = outcome.structured;
     if (outcome.isError) result.isError = true;

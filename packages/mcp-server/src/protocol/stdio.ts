@@ -8,6 +8,7 @@
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { scrub } from "../scrub.js";
+import { noteArrival } from "./arrivals.js";
 import { createFront } from "./front.js";
 import { createLineReader, invalidMessageAnswer, isPlain } from "./lines.js";
 
@@ -55,6 +56,8 @@ function claimedVersion(message: Json): string | undefined {
   const version = params._meta[PROTOCOL_VERSION];
   return typeof version === "string" ? version : undefined;
 }
+
+const isCallId = (id: unknown): id is string | number => typeof id === "string" || typeof id === "number";
 
 export function startStdio(options: StdioOptions): StdioEntry {
   const { output } = options;
@@ -131,6 +134,7 @@ export function startStdio(options: StdioOptions): StdioEntry {
 
   const reader = createLineReader({
     deliver(value, plain) {
+      if (isPlain(value) && value.method === "tools/call" && isCallId(value.id)) noteArrival(value.id);
       if (state === "sdk") return toSdk(value, plain);
       if (state === "front" && plain && front.take(value as Json)) {
         taken.push(value as Json);
