@@ -104,10 +104,11 @@ function perCallRows(label: string, perCall: PerCallReport, bareRss: number, asG
   if (m === null) return rows;
   const calls = m.calls.toLocaleString("en-US");
   const twice = (m.calls * 2).toLocaleString("en-US");
+  const gc = m.forcedGc ? ", each reading after a forced full GC (--expose-gc)" : "";
   rows.push(
     row(`RSS after start and one call (vs bare node)${tag}`, "MiB", m.afterStartMiB, bareRss, "info", null),
     row(
-      `RSS after ${calls} calls (vs after start)${tag}`,
+      `RSS after ${calls} calls (vs after start)${gc}${tag}`,
       "MiB",
       m.afterCallsMiB,
       m.afterStartMiB,
@@ -115,7 +116,7 @@ function perCallRows(label: string, perCall: PerCallReport, bareRss: number, asG
       null,
     ),
     row(
-      `RSS after ${twice} calls (vs after ${calls}; a leak grows)${tag}`,
+      `RSS after ${twice} calls (vs after ${calls}; a leak grows)${gc}${tag}`,
       "MiB",
       m.afterTwiceMiB,
       m.afterCallsMiB,
@@ -123,6 +124,17 @@ function perCallRows(label: string, perCall: PerCallReport, bareRss: number, asG
       m.afterTwiceMiB / m.afterCallsMiB <= 1.05,
     ),
   );
+  if (m.forcedGc)
+    rows.push(
+      row(
+        `V8 heap in use after ${twice} calls (vs after ${calls}), after a forced full GC${tag}`,
+        "MiB",
+        m.heapAfterTwiceMiB,
+        m.heapAfterCallsMiB,
+        "info",
+        null,
+      ),
+    );
   return rows;
 }
 

@@ -5,7 +5,10 @@
  * interleaved call by call, against the same testkit (in a process of its own: standin.ts).
  */
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { createResmonClient, type ResmonClient } from "@resmon/api-client";
 import { serverEnv, type Testkit } from "@resmon/testkit";
 import type { Launch } from "./coldstart.js";
@@ -16,6 +19,7 @@ import { cpuMs, median, msSince, p99, rssMiB } from "./stats.js";
 type Json = Record<string, unknown>;
 
 export const SEARCH_QUERY = "model";
+const GC_PRELOAD = join(import.meta.dirname, "gc-on-signal.cjs");
 
 export interface CallCase {
   label: string;
@@ -123,7 +127,17 @@ export interface PerCallReport {
   throughput: Throughput[];
   /** RSS of the server process: after start, after memoryCalls calls, and after twice that
    * (null for an overhead-only run). */
-  memory: { afterStartMiB: number; afterCallsMiB: number; afterTwiceMiB: number; calls: number } | null;
+  memory: {
+    afterStartMiB: number;
+    afterCallsMiB: number;
+    afterTwiceMiB: number;
+    /** V8 heap in use at the same readings (NaN without a forced collection). */
+    heapAfterCallsMiB: number;
+    heapAfterTwiceMiB: number;
+    /** Whether each reading followed a full collection (node --expose-gc, gc-on-signal.cjs). */
+    forcedGc: boolean;
+    calls: number;
+  } | null;
   /** New TCP connections the testkit accepted: during the interleaved overhead calls (both paths,
    * after warm-up), and during each tool-only throughput batch. */
   sockets: {
@@ -151,7 +165,20 @@ export async function measurePerCall(
   launch: Launch,
   opts: { callsPerCase: number; throughputCalls: number; memoryCalls: number; overheadOnly?: boolean },
 ): Promise<PerCallReport> {
-  const rpc = new StdioRpc(launch.command, launch.args, serverEnv(kit));
+  // The memory run forces a full collection before each reading (gc-on-signal.cjs), when the server
+  // is a node script this process can preload into.
+  const gcFile = join(mkdtempSync(join(tmpdir(), "resmon-bench-gc-")), "memory.json");
+  const forcedGc = !opts.overheadOnly && launch.command === process.execPath;
+  const args = forcedGc ? ["--expose-gc", "-r", GC_PRELOAD, ...launch.args] : launch.args;
+  const rpc = new StdioRpc(launch.command, args, { ...serverEnv(kit), RESMON_BENCH_GC_FILE: gcFile });
+  const readMemory = async (): Promise<{ rss: number; heapUsed: number }> => {
+    if (!forcedGc) return { rss: await rssMiB(rpc.pid), heapUsed: Number.NaN };
+    rmSync(gcFile, { force: true });
+    process.kill(rpc.pid, "SIGUSR2");
+    for (let i = 0; i < 200 && !existsSync(gcFile); i += 1) await new Promise((r) => setTimeout(r, 10));
+    const usage = JSON.parse(readFileSync(gcFile, "utf8")) as { heapUsed: number };
+    return { rss: await rssMiB(rpc.pid), heapUsed: usage.heapUsed / 2 ** 20 };
+  };
   const client = createResmonClient({ port: kit.port, token: kit.token });
   let callsMade = 0;
   try {
@@ -160,7 +187,7 @@ export async function measurePerCall(
     // After start = the first call answered: the whole server is loaded by then.
     checkReply(await rpc.callTool("health", {}), "health");
     callsMade += 1;
-    const afterStartMiB = await rssMiB(rpc.pid);
+    const afterStart = await readMemory();
 
     // Warm up both paths (first discovery, JIT) and check each answers successfully.
     for (const c of CASES) {
@@ -246,20 +273,29 @@ export async function measurePerCall(
       }
     };
     await topUp(opts.memoryCalls);
-    const afterCallsMiB = await rssMiB(rpc.pid);
+    const afterCalls = await readMemory();
     await topUp(opts.memoryCalls * 2);
-    const afterTwiceMiB = await rssMiB(rpc.pid);
+    const afterTwice = await readMemory();
     // A final check that the server is still healthy after all of it.
     checkReply(await rpc.callTool(health.tool, health.args), health.tool);
 
     return {
       overhead,
       throughput,
-      memory: { afterStartMiB, afterCallsMiB, afterTwiceMiB, calls: opts.memoryCalls },
+      memory: {
+        afterStartMiB: afterStart.rss,
+        afterCallsMiB: afterCalls.rss,
+        afterTwiceMiB: afterTwice.rss,
+        heapAfterCallsMiB: afterCalls.heapUsed,
+        heapAfterTwiceMiB: afterTwice.heapUsed,
+        forcedGc,
+        calls: opts.memoryCalls,
+      },
       sockets: { ...sockets, throughputTool: throughputSockets },
     };
   } finally {
     await client.close();
     await rpc.close();
+    rmSync(dirname(gcFile), { recursive: true, force: true });
   }
 }
