@@ -23,7 +23,7 @@ import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
 import { describe as describeOutcome, type Outcome } from "../../src/reliability/outcome.js";
 import { SERVER_CLI } from "../../src/reliability/proc.js";
 import { countCases, holds, note } from "../../src/reliability/record.js";
-import { SCALE, SEED, scaled, testTimeout } from "../../src/reliability/scale.js";
+import { FAST, SCALE, SEED, scaled, testTimeout } from "../../src/reliability/scale.js";
 import {
   admittedSweeps,
   lockFiles,
@@ -36,10 +36,13 @@ import {
 } from "../../src/reliability/scan.js";
 
 const WAIT_MS = 400;
-const BAD_ARTIFACTS = scaled(400, 12);
+const POST_DELAY_MS = 600;
+/** Each run sends one artifact of every kind, in a generated order. */
+const ARTIFACT_RUNS = scaled(40, 2);
 const CONCURRENT_SCANS = scaled(12, 3);
 const SAME_SCAN_ROUNDS = scaled(60, 4);
-const CRASHES = scaled(30, 3);
+/** Each run kills a server once at each point (during retrieval, mid-screen, during verify), in a generated order; the fast subset at one. */
+const CRASH_RUNS = scaled(10, 1);
 
 type Envelope = Record<string, unknown>;
 type Item = ReturnType<typeof payloadItems>[number];
@@ -124,11 +127,15 @@ describe.skipIf(!existsSync(SERVER_CLI))(`scan tools (scale ${SCALE}, seed ${SEE
         const state = await artifactState(server.call, wanted);
         await holds(
           ctx,
-          fc.asyncProperty(artifactCase, async (c) => {
-            expect(await tryArtifact(server, state, wanted, c)).toBeNull();
+          fc.asyncProperty(artifactRun, async (cases) => {
+            for (const c of cases) {
+              const problem = await tryArtifact(server, state, wanted, c);
+              if (problem !== null) throw new Error(problem);
+            }
           }),
-          { numRuns: BAD_ARTIFACTS, seed: SEED + (wanted === "rank_shortlist" ? 1 : 0) },
+          { numRuns: ARTIFACT_RUNS, seed: SEED + (wanted === "rank_shortlist" ? 1 : 0) },
         );
+        countCases(ctx, state.refused + state.accepted + state.replayed);
         // The scan under test still completes, and nothing refused stuck to it.
         const { final } = await followScan(server.call, state.args);
         expect(final.phase).toBe("complete");
@@ -202,10 +209,20 @@ describe.skipIf(!existsSync(SERVER_CLI))(`scan tools (scale ${SCALE}, seed ${SEE
         const args = newScan("sweep");
         const id = String(args.scan_id);
         let settled = false;
+        const from = kit.requests.length;
         const held = holder.outcome("scan_start", args).finally(() => {
           settled = true;
         });
-        await until(() => lockFiles(dataDir, id).length > 0, 15_000, "the holder's lock");
+        // The holder has saved the scan and waits on its sweeps with the lock held. (Before
+        // scan.json exists, a call on the scan is not_found: it does not exist yet.)
+        await until(
+          () =>
+            lockFiles(dataDir, id).length > 0 &&
+            existsSync(join(dataDir, id, "scan.json")) &&
+            admittedSweeps(kit, from).byRequest.size > 0,
+          15_000,
+          "the holder's lock, with the scan saved and a sweep admitted",
+        );
         let slowestRead = 0;
         const mutating = fc.oneof(
           fc.constant(["scan_start", args] as const),
@@ -255,31 +272,56 @@ describe.skipIf(!existsSync(SERVER_CLI))(`scan tools (scale ${SCALE}, seed ${SEE
   });
 
   describe("kill -9 at generated points of a scan", () => {
-    const crashPoint = fc.record({
-      at: fc.constantFrom("retrieval", "screen", "verify"),
-      /** How long after the call goes out the server is killed. */
-      afterMs: fc.integer({ min: 0, max: 250 }),
-      /** Which screening batch (modulo how many there are). */
-      batch: fc.nat({ max: 4 }),
-    });
+    const POINTS = ["retrieval", "screen", "verify"];
+    const crashRun = fc
+      .tuple(
+        fc.shuffledSubarray(POINTS, { minLength: POINTS.length }),
+        fc.array(
+          fc.record({
+            /** How long after the call goes out the server is killed. */
+            afterMs: fc.integer({ min: 0, max: 250 }),
+            /** Which screening batch (at most the last). */
+            batch: fc.nat({ max: 4 }),
+            /** During retrieval: kill while a sweep's POST is in flight (resmon admits it after the server died). */
+            midPost: fc.boolean(),
+          }),
+          { minLength: POINTS.length, maxLength: POINTS.length },
+        ),
+      )
+      // The fast subset kills once per run (the generated order's first point); mcp-server's own
+      // scan-crash test covers a kill during retrieval there too.
+      .map(([order, params]) =>
+        order
+          .slice(0, FAST ? 1 : POINTS.length)
+          .map((at, i) => ({ at, ...(params[i] as Omit<CrashPoint, "at">) })),
+      );
 
     it("a new server on the same data dir polls back to a consistent phase and completes: no sweep started twice, no stale lock", {
       timeout: testTimeout(600_000),
     }, async (ctx) => {
       const seen: Record<string, number> = {};
+      const slowest: Record<string, number> = {};
       await holds(
         ctx,
-        fc.asyncProperty(crashPoint, async (point) => {
-          const problem = await crashAt(point);
-          seen[point.at] = (seen[point.at] ?? 0) + 1;
-          expect(problem).toBeNull();
+        fc.asyncProperty(crashRun, async (points) => {
+          for (const point of points) {
+            const t = Date.now();
+            const problem = await crashAt(point);
+            slowest[point.at] = Math.max(slowest[point.at] ?? 0, Date.now() - t);
+            if (problem !== null) throw new Error(problem);
+            seen[point.at] = (seen[point.at] ?? 0) + 1;
+          }
         }),
-        { numRuns: CRASHES, seed: SEED + 3 },
+        { numRuns: CRASH_RUNS, seed: SEED + 3 },
+      );
+      countCases(
+        ctx,
+        Object.values(seen).reduce((a, b) => a + b, 0),
       );
       note(
         ctx,
         `kill -9 points: ${Object.entries(seen)
-          .map(([k, n]) => `${k} ${n}`)
+          .map(([k, n]) => `${k} ${n} (slowest ${((slowest[k] ?? 0) / 1000).toFixed(1)} s)`)
           .join(", ")}`,
       );
     });
@@ -316,14 +358,20 @@ const KINDS = [
   "resend_unchanged",
   "resend_changed",
 ] as const;
-const artifactCase = fc.record({
-  kind: fc.constantFrom(...KINDS),
+const artifactParams = fc.record({
   picks: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
   badScore: fc.constantFrom(4, -1, 1.5, 99, "2", null),
   badCriterion: fc.constantFrom("C4", "C5", "C6"),
   badRank: fc.constantFrom(0, -3, 1.5, "1"),
 });
-type ArtifactCase = typeof artifactCase extends fc.Arbitrary<infer T> ? T : never;
+const artifactRun = fc
+  .tuple(
+    fc.shuffledSubarray([...KINDS], { minLength: KINDS.length }),
+    fc.array(artifactParams, { minLength: KINDS.length, maxLength: KINDS.length }),
+  )
+  .map(([kinds, params]) => kinds.map((kind, i) => ({ kind, ...(params[i] as Params) })));
+type Params = typeof artifactParams extends fc.Arbitrary<infer T> ? T : never;
+type ArtifactCase = Params & { kind: (typeof KINDS)[number] };
 
 /** Distinct indexes into `n` items named by `picks`. */
 function chosen(picks: number[], n: number): number[] {
@@ -502,8 +550,9 @@ async function tryArtifact(
   if (c.kind === "score" && detail.reason !== "bad_artifact" && typeof detail.field !== "string")
     return `${c.kind}: neither bad_artifact nor a field named: ${JSON.stringify(detail)}`;
   for (const [k, v] of Object.entries(expectation.detail)) {
-    const have = expectation.sorted?.includes(k) ? sorted(detail[k]) : detail[k];
-    if (JSON.stringify(have) !== JSON.stringify(v))
+    const ordered = expectation.sorted?.includes(k) === true;
+    const have = ordered ? sorted(detail[k]) : detail[k];
+    if (JSON.stringify(have) !== JSON.stringify(ordered ? sorted(v) : v))
       return `${c.kind}: detail.${k} is ${JSON.stringify(detail[k])}, expected ${JSON.stringify(v)}`;
   }
   if (/\n\s+at |node:internal/.test(JSON.stringify(got.body)))
@@ -522,7 +571,14 @@ async function progressOf(call: ToolCall, scanId: unknown): Promise<string> {
 
 // --- kill -9 -----------------------------------------------------------------------------------
 
-async function crashAt(point: { at: string; afterMs: number; batch: number }): Promise<string | null> {
+interface CrashPoint {
+  at: string;
+  afterMs: number;
+  batch: number;
+  midPost: boolean;
+}
+
+async function crashAt(point: CrashPoint): Promise<string | null> {
   const from = kit.requests.length;
   const first = await scanServer(
     `scan-crash-${point.at}`,
@@ -536,8 +592,16 @@ async function crashAt(point: { at: string; afterMs: number; batch: number }): P
   let pending: Promise<Outcome>;
   if (point.at === "retrieval") {
     kit.holdRuns();
+    if (point.midPost)
+      kit.setFault("/api/search/sweep", { kind: "delay", ms: POST_DELAY_MS }, { method: "POST" });
     pending = first.outcome("scan_start", args);
     await until(() => lockFiles(dataDir, id).length > 0, 15_000, "the scan's lock");
+    if (point.midPost)
+      await until(
+        () => kit.requests.slice(from).some((r) => r.route === "/api/search/sweep" && r.status === 0),
+        15_000,
+        "a sweep POST in flight",
+      );
   } else {
     const wanted = point.at === "screen" ? "screen_candidates" : "verify_ranked";
     const at = await scanAtWith(first.call, args, wanted, point.batch);
@@ -552,8 +616,10 @@ async function crashAt(point: { at: string; afterMs: number; batch: number }): P
   process.kill(first.proc.child.pid as number, "SIGKILL");
   await pending;
   await first.proc.exited;
-  kit.releaseRuns();
   kit.clearFaults();
+  // Every sweep the dead server asked for is admitted (and may end) before the new server looks.
+  if (point.midPost) await sleep(POST_DELAY_MS + 200);
+  kit.releaseRuns();
 
   const second = await scanServer(`scan-after-crash-${point.at}`, kit, dataDir, WAIT_MS);
   try {
