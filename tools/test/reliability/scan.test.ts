@@ -39,7 +39,7 @@ const WAIT_MS = 400;
 const POST_DELAY_MS = 600;
 /** Each run sends one artifact of every kind, in a generated order. */
 const ARTIFACT_RUNS = scaled(40, 2);
-const CONCURRENT_SCANS = scaled(12, 3);
+const CONCURRENT_SCANS = scaled(12, 2);
 const SAME_SCAN_ROUNDS = scaled(60, 4);
 /** Each run kills a server once at each point (during retrieval, mid-screen, during verify), in a generated order; the fast subset at one. */
 const CRASH_RUNS = scaled(10, 1);
@@ -418,7 +418,9 @@ async function tryArtifact(
       break;
     case "miss": {
       if (valid.length < 2) return null;
-      const keep = valid.filter((_, i) => !picked.includes(i) || i === picked.length % valid.length);
+      // Drop the picked items, keeping at least one (an empty list is a schema error, not a miss).
+      const drop = picked.length >= valid.length ? picked.slice(1) : picked;
+      const keep = valid.filter((_, i) => !drop.includes(i));
       const gone = ids.filter((id) => !keep.some((k) => k.doc_id === id));
       if (gone.length === 0) return null;
       args = { scan_id, [field]: keep };
@@ -501,8 +503,8 @@ async function tryArtifact(
       break;
     case "resend_unchanged":
     case "resend_changed": {
-      const last = state.history[picked[0] ?? 0 % Math.max(1, state.history.length)] ?? state.history.at(-1);
-      if (!last) return null;
+      if (state.history.length === 0) return null;
+      const last = state.history[(c.picks[0] ?? 0) % state.history.length] as Envelope;
       if (c.kind === "resend_unchanged") {
         // Another order is the same artifact.
         const entries = [...((last.screen_scores ?? last.ranked_entries) as Envelope[])].reverse();
