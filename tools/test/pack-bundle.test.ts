@@ -106,3 +106,28 @@ describe("the shipped bin", { timeout: 30_000 }, () => {
     }
   });
 });
+
+describe("prepack (prune-chunks.mjs)", () => {
+  it("removes a chunk the bin does not import and keeps every one it does", async () => {
+    const { cp, writeFile } = await import("node:fs/promises");
+    const { execFileSync } = await import("node:child_process");
+    const copy = await mkdtemp(join(tmpdir(), "resmon-prune-"));
+    try {
+      await cp(join(SERVER_DIR, "prune-chunks.mjs"), join(copy, "prune-chunks.mjs"));
+      await cp(join(SERVER_DIR, "dist", "resmon-mcp.js"), join(copy, "dist", "resmon-mcp.js"));
+      await cp(CHUNKS, join(copy, "dist", "chunks"), { recursive: true });
+      const before = (await readdir(join(copy, "dist", "chunks"))).sort();
+      // What a turbo cache restore over an older build can leave behind.
+      await writeFile(join(copy, "dist", "chunks", "sdk-STALE000.js"), "export {};\n");
+      execFileSync(process.execPath, [join(copy, "prune-chunks.mjs")], { stdio: "pipe" });
+      const after = (await readdir(join(copy, "dist", "chunks"))).sort();
+      expect(after).not.toContain("sdk-STALE000.js");
+      // The live build has no stale chunk of its own here only if a clean build made it; every
+      // chunk kept must be one the bin imports, and the bin must still start and answer --help.
+      expect(after.every((name) => before.includes(name))).toBe(true);
+      execFileSync(process.execPath, [join(copy, "dist", "resmon-mcp.js"), "--help"], { stdio: "pipe" });
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
+});
