@@ -13,7 +13,7 @@ const { version } = JSON.parse(await readFile(new URL("./package.json", import.m
 await rm(new URL("./dist/chunks", import.meta.url), { recursive: true, force: true });
 
 await build({
-  entryPoints: { "resmon-mcp": new URL("./src/cli.ts", import.meta.url).pathname },
+  entryPoints: { "resmon-mcp": new URL("./src/bin/cli.ts", import.meta.url).pathname },
   outdir,
   splitting: true,
   // The chunks do not sit beside package.json, so the version is written in at build time.

@@ -13,7 +13,7 @@ import { REPO_ROOT, SERVER_DIR } from "../src/pack-snippets.js";
 
 const TOOLS_DIR = join(REPO_ROOT, "tools");
 const TSX = join(TOOLS_DIR, "node_modules", ".bin", "tsx");
-const BUILT = existsSync(join(SERVER_DIR, "dist", "cli.js"));
+const BUILT = existsSync(join(SERVER_DIR, "dist", "bin", "cli.js"));
 
 /** What `pnpm figures` prints, one `id  value  what` line per figure. */
 function printedFigures(): Figures {

@@ -9,9 +9,9 @@ import { fileURLToPath } from "node:url";
 import { READ_TOOLS, TOOL_BY_NAME, WRITE_TOOLS } from "@resmon/mcp-contract";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runDoctor, WHAT_TO_DO } from "../src/doctor.js";
+import { runDoctor, WHAT_TO_DO } from "../src/bin/doctor.js";
+import { WRITE_PLAN } from "../src/bin/live-check.js";
 import { MAX_ECHO_CHARS } from "../src/errors.js";
-import { WRITE_PLAN } from "../src/live-check.js";
 import { CLI, cleanEnv, HAVE_CLI } from "./helpers/spawn.js";
 
 const pkgDir = resolve(fileURLToPath(new URL("..", import.meta.url)));

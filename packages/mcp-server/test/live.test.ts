@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { runDoctor } from "../src/doctor.js";
+import { runDoctor } from "../src/bin/doctor.js";
 import { CLI, cleanEnv, HAVE_CLI } from "./helpers/spawn.js";
 
 /**
- * Opt-in: `resmon-mcp doctor --tools` (src/live-check.ts) against a real running resmon, through the
+ * Opt-in: `resmon-mcp doctor --tools` (src/bin/live-check.ts) against a real running resmon, through the
  * built bin. Any user runs the same check with `npx -y @resmon/mcp-server doctor --tools`.
  *   RESMON_LIVE=1 RESMON_PORT=<port> RESMON_STATE_DIR=<dir> pnpm --filter @resmon/mcp-server test
  * Read-only by default (the server runs with RESMON_MCP_READ_ONLY=1 and every write must be refused);

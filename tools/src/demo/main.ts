@@ -26,7 +26,7 @@ function serverPackage(): Server {
     version: string;
     bin?: string | Record<string, string>;
   };
-  const relative = typeof bin === "string" ? bin : (bin?.["resmon-mcp"] ?? "dist/cli.js");
+  const relative = typeof bin === "string" ? bin : (bin?.["resmon-mcp"] ?? "dist/bin/cli.js");
   return { bin: join(dirname(manifest), relative), packageName: name, packageVersion: version };
 }
 

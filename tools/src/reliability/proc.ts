@@ -13,12 +13,12 @@ import { CANARIES, leaksIn } from "./canaries.js";
 
 const require = createRequire(import.meta.url);
 const DIST = join(dirname(require.resolve("@resmon/mcp-server/package.json")), "dist");
-/** The real server, as a harness starts it: `node packages/mcp-server/dist/cli.js`. */
-export const SERVER_CLI = join(DIST, "cli.js");
+/** The real server, as a harness starts it: `node packages/mcp-server/dist/bin/cli.js`. */
+export const SERVER_CLI = join(DIST, "bin", "cli.js");
 /** The bundled bin the published package runs (`npx @resmon/mcp-server`). */
 export const SERVER_BUNDLE = join(DIST, "resmon-mcp.js");
 
-/** RESMON_RELIABILITY_BIN=bundle runs the suite against the bundled bin instead of dist/cli.js. */
+/** RESMON_RELIABILITY_BIN=bundle runs the suite against the bundled bin instead of dist/bin/cli.js. */
 const serverFile = process.env.RESMON_RELIABILITY_BIN === "bundle" ? SERVER_BUNDLE : SERVER_CLI;
 export function currentServerFile(): string {
   return serverFile;

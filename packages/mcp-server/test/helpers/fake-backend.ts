@@ -1,5 +1,5 @@
 import type { ApiError, ApiResult, Discovery, ResmonClient } from "@resmon/api-client";
-import type { DiscoverFn } from "../../src/backend.js";
+import type { DiscoverFn } from "../../src/backend/adapter.js";
 
 /** One request as the fake client saw it: method, path template, params and body. */
 export interface SeenRequest {

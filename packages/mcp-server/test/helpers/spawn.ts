@@ -11,14 +11,14 @@ function shippedBin(): string {
     bin?: string | Record<string, string>;
   };
   const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.["resmon-mcp"];
-  return join(packageDir, bin ?? "dist/cli.js");
+  return join(packageDir, bin ?? "dist/bin/cli.js");
 }
 export const CLI = shippedBin();
 export const HAVE_CLI = existsSync(CLI);
 
 export { cleanEnv } from "@resmon/testkit";
 
-/** A raw JSON-RPC conversation with `node dist/cli.js`, reading frames exactly as written to stdout. */
+/** A raw JSON-RPC conversation with `node dist/bin/cli.js`, reading frames exactly as written to stdout. */
 export class RawServer {
   readonly child: ChildProcessWithoutNullStreams;
   stdout = "";

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-import { WRITE_TOOL_COUNT } from "./generated/identity.js";
-import { isReadOnly } from "./host-info.js";
-import { log } from "./log.js";
-import { type LoadedServer, startStdio } from "./protocol/stdio.js";
-import { PACKAGE_VERSION } from "./version.js";
+import { WRITE_TOOL_COUNT } from "../generated/identity.js";
+import { log } from "../log.js";
+import { isReadOnly } from "../pipeline/host-info.js";
+import { type LoadedServer, startStdio } from "../protocol/stdio.js";
+import { PACKAGE_VERSION } from "../version.js";
 
 /**
  * Only the stdio entry and its front are imported statically: the SDK, zod, the contract's schemas
@@ -12,7 +12,10 @@ import { PACKAGE_VERSION } from "./version.js";
  */
 async function loadServer(): Promise<LoadedServer> {
   try {
-    const [{ createServer }, sdk] = await Promise.all([import("./server.js"), import("./protocol/sdk.js")]);
+    const [{ createServer }, sdk] = await Promise.all([
+      import("../pipeline/server.js"),
+      import("../protocol/sdk.js"),
+    ]);
     const { server } = createServer();
     return {
       check: (value) => sdk.checkMessage(value) as ReturnType<LoadedServer["check"]>,

@@ -19,10 +19,10 @@ import {
   tokenFileFor,
 } from "@resmon/api-client";
 import { CONTRACT_VERSION } from "@resmon/mcp-contract";
-import { maxBodyBytesFrom, probeTimeoutFor, timeoutFrom } from "./backend.js";
-import { boundEchoes } from "./errors.js";
-import { registerSecret, scrub } from "./scrub.js";
-import { PACKAGE_VERSION } from "./version.js";
+import { maxBodyBytesFrom, probeTimeoutFor, timeoutFrom } from "../backend/adapter.js";
+import { boundEchoes } from "../errors.js";
+import { registerSecret, scrub } from "../scrub.js";
+import { PACKAGE_VERSION } from "../version.js";
 
 export interface DoctorOptions {
   env?: Record<string, string | undefined>;

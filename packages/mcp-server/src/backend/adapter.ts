@@ -11,8 +11,8 @@ import {
   NOT_RUNNING_MESSAGE,
   type ResmonClient,
 } from "@resmon/api-client";
-import { backendUnavailable, invalidArgument, ToolError } from "./errors.js";
-import { registerSecret } from "./scrub.js";
+import { backendUnavailable, invalidArgument, ToolError } from "../errors.js";
+import { registerSecret } from "../scrub.js";
 
 /**
  * The one module that adapts @resmon/api-client for the handlers: lazy discovery, a cached
