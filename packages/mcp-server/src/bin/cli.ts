@@ -7,7 +7,7 @@ import { PACKAGE_VERSION } from "../version.js";
 
 /**
  * Only the stdio entry and its front are imported statically: the SDK, zod, the contract's schemas
- * and the HTTP client (everything behind server.js, protocol/sdk.js and doctor.js) load when first
+ * and the HTTP client (everything behind pipeline/server.js, protocol/sdk.js and doctor.js) load when first
  * needed, so a harness gets its opening answers at about the cost of starting node (README, Performance).
  */
 async function loadServer(): Promise<LoadedServer> {
