@@ -34,8 +34,9 @@ export function docFiles(root: string): string[] {
   return found.filter((f) => !UNCHECKED_DOCS.includes(f)).sort();
 }
 
-/** A quoted figure may be wrapped across lines: whitespace runs compare equal. */
-export const sameFigure = (quoted: string, value: string) => quoted.replace(/\s+/g, " ") === value;
+/** A quoted figure may be wrapped across lines (or a table re-aligned): whitespace runs compare equal. */
+export const sameFigure = (quoted: string, value: string) =>
+  quoted.replace(/\s+/g, " ") === value.replace(/\s+/g, " ");
 
 const lineAt = (text: string, index: number) => text.slice(0, index).split("\n").length;
 

@@ -19,6 +19,8 @@ import { type SeedName, seedSummary } from "@resmon/testkit";
 import { fmt, type RecordedRun, recordedRunPath } from "../bench/report.js";
 import { sizeOf, TOKENIZER } from "../bench/tokenizer.js";
 import { REPO_ROOT, SERVER_DIR } from "../pack-snippets.js";
+import { formatTable } from "../reliability/report.js";
+import { type RecordedReliabilityRun, recordedReliabilityPath } from "../reliability/results.js";
 
 export interface Figure {
   value: string;
@@ -131,12 +133,43 @@ function recordedBench(): Figures {
     figures[`bench.${mode}.date`] = { value: `${run.date.slice(0, 16).replace("T", " ")} UTC`, what: source };
     for (const r of run.rows) {
       const id = `bench.${mode}.${slug(r.figure)}`;
-      figures[id] = { value: fmt(r.value, r.unit), what: `${r.figure} (${source})` };
+      // A count (calls, requests) reads as one: "15", not the table's "15.0".
+      const value =
+        r.unit === "" && r.value !== null && Number.isInteger(r.value)
+          ? thousands(r.value)
+          : fmt(r.value, r.unit);
+      figures[id] = { value, what: `${r.figure} (${source})` };
       if (r.floor !== null) figures[`${id}.floor`] = { value: fmt(r.floor, r.unit), what: "its floor" };
       if (r.ratio !== null) figures[`${id}.ratio`] = { value: `${fmt(r.ratio)}×`, what: "value / floor" };
     }
   }
   return figures;
+}
+
+/**
+ * The last full `pnpm reliability` run (tools/reliability/results/full.json), rendered as the README
+ * shows it: when and where, the table, the figures the tests noted and the first line of each failure.
+ */
+function recordedReliability(): Figures {
+  const path = recordedReliabilityPath(REPO_ROOT);
+  if (!existsSync(path)) return {};
+  const run = JSON.parse(readFileSync(path, "utf8")) as RecordedReliabilityRun;
+  const source = `pnpm reliability of ${run.date}`;
+  const failed = run.rows.reduce((n, r) => n + r.failed, 0);
+  const lines = [
+    `${run.date.slice(0, 16).replace("T", " ")} UTC, \`${run.bin}\`, scale ${run.scale}, seed ${run.seed}, ${run.seconds} s (the build not included); ${run.machine}; ${failed === 0 ? "all passed" : `${failed} failed`}.`,
+    "",
+    formatTable(run.rows),
+  ];
+  const notes = run.rows.flatMap((r) => [
+    ...r.notes.map((n) => `- ${r.group}: ${n}`),
+    ...r.failures.map((f) => `- FAILED, ${r.group}: ${f}`),
+  ]);
+  if (notes.length > 0) lines.push("", ...notes);
+  return {
+    "reliability.full.run": { value: lines.join("\n"), what: `the run, its table and notes (${source})` },
+    "reliability.full.failed": { value: String(failed), what: `cases failed (${source})` },
+  };
 }
 
 /**
@@ -154,5 +187,5 @@ export function slug(figure: string): string {
 }
 
 export async function computeFigures(): Promise<Figures> {
-  return { ...surface(), ...seeds(), ...recordedBench(), ...(await tarball()) };
+  return { ...surface(), ...seeds(), ...recordedBench(), ...recordedReliability(), ...(await tarball()) };
 }

@@ -47,8 +47,8 @@ if (mode === "print") {
   for (const [id, f] of Object.entries(figures)) {
     const files = [...new Set((where.get(id) ?? []).map((p) => p.split(":")[0]))];
     const quoted = files.length ? `; quoted in ${files.join(", ")}` : "";
-    // Tab-separated: a value may hold a space ("194 ms").
-    process.stdout.write(`${id.padEnd(width)}\t${f.value}\t${f.what}${quoted}\n`);
+    // Tab-separated: a value may hold a space ("194 ms"); a rendered block's newlines print as \n.
+    process.stdout.write(`${id.padEnd(width)}\t${f.value.replaceAll("\n", "\\n")}\t${f.what}${quoted}\n`);
   }
 }
 const stale = problems(REPO_ROOT, figures);

@@ -19,14 +19,9 @@ export const PLACES: Place[] = [
     ] as const
   ).map(([row, id]) => ({
     file: "README.md",
-    pattern: new RegExp(`^\\| ${row}\\s*\\|[^|\\n]*\\| ([\\d,]+) B, ([\\d,]+) tokens`, "m"),
+    pattern: new RegExp(`^\\| ${row}\\s*\\| ([\\d,]+) B, ([\\d,]+) tokens`, "m"),
     figures: [`${id}.bytes`, `${id}.tokens`],
   })),
-  {
-    file: "README.md",
-    pattern: /^\| tools\/list\s*\|[^|\n]*\| ([\d,]+) tokens \(cl100k_base\)/m,
-    figures: ["tools_list_1_0.tokens"],
-  },
   ...(
     [
       ["with output schemas \\(`tools\\.json`\\)", "tools_list_1_0"],
@@ -82,6 +77,31 @@ export const PLACES: Place[] = [
       "bench.short.stand-in-ready-resmon-testkit-serve-seed-demo-median",
       "bench.short.stand-in-ready-resmon-testkit-serve-seed-small-median",
       "bench.short.stand-in-ready-resmon-testkit-serve-seed-demo-median.floor",
+    ],
+  },
+  {
+    file: "README.md",
+    pattern:
+      /`pnpm bench --short`'s scan rows, in `tools\/bench\/results\/short\.json`\): ([\s\S]+?) and ([\d,]+) calls to the tools by sweep, ([\s\S]+?) and ([\d,]+) calls by corpus/,
+    figures: [
+      "bench.short.whole-scan-over-stdio-retrieval-sweep-standard-profile-demo-data-wall-time-scan-start-scan-result",
+      "bench.short.whole-scan-over-stdio-retrieval-sweep-standard-profile-demo-data-tool-calls",
+      "bench.short.whole-scan-over-stdio-retrieval-corpus-standard-profile-demo-data-wall-time-scan-start-scan-result",
+      "bench.short.whole-scan-over-stdio-retrieval-corpus-standard-profile-demo-data-tool-calls",
+    ],
+  },
+  {
+    file: "README.md",
+    pattern: /<!-- reliability-run:begin -->\n([\s\S]*?)\n?<!-- reliability-run:end -->/,
+    figures: ["reliability.full.run"],
+  },
+  {
+    file: "docs/releasing.md",
+    pattern:
+      /installs it is `pnpm bench`'s figure: ([\s\S]+?) to `tools\/list` in the 2025 era and ([\s\S]+?) in the 2026-07-28 era in the last recorded run/,
+    figures: [
+      "bench.short.cold-start-to-tools-list-2025-era-initialize-packed-tarball-installed-as-npx-does-median",
+      "bench.short.cold-start-to-tools-list-2026-07-28-era-server-discover-packed-tarball-installed-as-npx-does-median",
     ],
   },
   {

@@ -8,16 +8,23 @@
  *   --bundle      run the bundled bin the package publishes (dist/resmon-mcp.js) instead of dist/bin/cli.js
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startVitest } from "vitest/node";
 import { SERVER_BUNDLE, SERVER_CLI } from "./proc.js";
 import { formatTable, type JsonReport, rowsFrom } from "./report.js";
+import { writeRecordedRun } from "./results.js";
 import { DEFAULT_SEED } from "./scale.js";
 import { GROUP_ORDER, type GroupName } from "./titles.js";
 
 const TOOLS = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const REPO_ROOT = join(TOOLS, "..");
+
+const loadNow = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ");
 
 function flag(name: string): string | undefined {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -44,6 +51,8 @@ async function main(): Promise<number> {
   const out = mkdtempSync(join(tmpdir(), "resmon-reliability-"));
   const reportFile = join(out, "report.json");
   const started = Date.now();
+  const date = new Date(started).toISOString();
+  const loadAtStart = loadNow();
   process.env.RESMON_RELIABILITY_SCALE = String(scale);
   process.env.RESMON_RELIABILITY_SEED = String(seed);
   if (bundle) process.env.RESMON_RELIABILITY_BIN = "bundle";
@@ -72,9 +81,20 @@ async function main(): Promise<number> {
   const lines = [`\n${formatTable(rows)}\n`];
   for (const r of rows) for (const n of r.notes) lines.push(`- ${r.group}: ${n}`);
   for (const r of rows) for (const f of r.failures) lines.push(`FAIL ${r.group}: ${f}`);
+  const seconds = Math.round((Date.now() - started) / 1000);
   lines.push(
-    `\n${relative(process.cwd(), file)}: scale ${scale}, seed ${seed}, ${((Date.now() - started) / 1000).toFixed(0)} s, Node ${process.version}; ${failed === 0 && !vitestFailed ? "all passed" : `${failed} failed${vitestFailed ? " (vitest reported a failure)" : ""}`}\n`,
+    `\n${relative(process.cwd(), file)}: scale ${scale}, seed ${seed}, ${seconds} s, Node ${process.version}; ${failed === 0 && !vitestFailed ? "all passed" : `${failed} failed${vitestFailed ? " (vitest reported a failure)" : ""}`}`,
   );
+  // Only a full run is the record the README quotes; a partial or scaled one would misstate it.
+  if (scale === 1 && GROUP_ORDER.every((g) => only.includes(g))) {
+    const cpu = cpus()[0]?.model.trim() ?? "unknown CPU";
+    const machine = `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}; load average at start ${loadAtStart}, at end ${loadNow()}`;
+    const bin = relative(REPO_ROOT, file);
+    const path = writeRecordedRun(REPO_ROOT, { date, machine, bin, scale, seed, seconds, rows });
+    lines.push(
+      `recorded in ${relative(process.cwd(), path)} (\`pnpm figures --write\` puts it in the README)\n`,
+    );
+  } else lines.push("not recorded: only a run of every group at scale 1 is (tools/reliability/results/)\n");
   process.stdout.write(`${lines.join("\n")}\n`);
   return failed === 0 && !vitestFailed ? 0 : 1;
 }
