@@ -78,11 +78,17 @@ function surface(): Figures {
     "tools.writes": { value: String(WRITE_TOOLS.length), what: "write tools (requires_confirmation)" },
     "routes.count": { value: String(ROUTES.length), what: "method+path pairs of resmon's API the tools use" },
   };
+  const bytes: Record<string, number> = {};
   for (const [id, what, value] of lists) {
-    const { bytes, tokens } = sizeOf(value);
-    figures[`${id}.bytes`] = { value: thousands(bytes), what: `${what}: compact JSON bytes` };
-    figures[`${id}.tokens`] = { value: thousands(tokens), what: `${what}: ${TOKENIZER} tokens` };
+    const size = sizeOf(value);
+    bytes[id] = size.bytes;
+    figures[`${id}.bytes`] = { value: thousands(size.bytes), what: `${what}: compact JSON bytes` };
+    figures[`${id}.tokens`] = { value: thousands(size.tokens), what: `${what}: ${TOKENIZER} tokens` };
   }
+  figures["tools_list.since_1_0.bytes"] = {
+    value: thousands((bytes.tools_list ?? 0) - (bytes.tools_list_1_0 ?? 0)),
+    what: "bytes the tools added since 1.0 add to tools/list (with output schemas)",
+  };
   return figures;
 }
 

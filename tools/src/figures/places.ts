@@ -35,6 +35,11 @@ export const PLACES: Place[] = [
     figures: [`${id}.bytes`, `${id}.tokens`],
   })),
   {
+    file: "contract/README.md",
+    pattern: /The four scan tools of 1\.1 add ([\d,]+) bytes to the list/,
+    figures: ["tools_list.since_1_0.bytes"],
+  },
+  {
     file: "packages/mcp-server/README.md",
     pattern:
       /`tools\/list` is ([\d,]+) bytes with them and ([\d,]+) without \(([\d,]+) vs ([\d,]+) tokens, cl100k_base; ([\d,]+) bytes read-only\)/,
