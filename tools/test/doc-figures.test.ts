@@ -88,13 +88,13 @@ describe("the figure detector", () => {
 
   it("renders a recorded run's block between its markers, and sees a re-aligned table as the same", () => {
     const run =
-      "2026-12-01 09:00 UTC, seed 1.\n\n| group | cases tried |\n| ----- | ----------: |\n| load  |          12 |";
+      "2026-12-01 09:00 UTC, seed 1.\n\n| group | cases tried |\n| ----- | ----------: |\n| load  |          12 |\n";
     const block: Figures = { "reliability.full.run": { value: run, what: "" } };
     const doc =
       "Intro.\n\n<!-- reliability-run:begin -->\nold table\n<!-- reliability-run:end -->\n\nAfter.\n";
     const written = rewrite("README.md", doc, block);
     expect(written).toBe(
-      `Intro.\n\n<!-- reliability-run:begin -->\n${run}\n<!-- reliability-run:end -->\n\nAfter.\n`,
+      `Intro.\n\n<!-- reliability-run:begin -->\n${run}<!-- reliability-run:end -->\n\nAfter.\n`,
     );
     const found = quotes("README.md", written).quotes.find((q) => q.figure === "reliability.full.run");
     expect(found && sameFigure(found.found, run)).toBe(true);

@@ -163,7 +163,7 @@ function recordedReliability(): Figures {
   const source = `pnpm reliability of ${run.date}`;
   const failed = run.rows.reduce((n, r) => n + r.failed, 0);
   const lines = [
-    `${run.date.slice(0, 16).replace("T", " ")} UTC, \`${run.bin}\`, scale ${run.scale}, seed ${run.seed}, ${run.seconds} s (the build not included); ${run.machine}; ${failed === 0 ? "all passed" : `${failed} failed`}.`,
+    `${run.date.slice(0, 16).replace("T", " ")} UTC, commit ${run.commit ?? "unknown"}, \`${run.bin}\`, scale ${run.scale}, seed ${run.seed}, ${run.seconds} s (the build not included); ${run.machine}; ${failed === 0 ? "all passed" : `${failed} failed`}.`,
     "",
     formatTable(run.rows),
   ];
@@ -173,7 +173,10 @@ function recordedReliability(): Figures {
   ]);
   if (notes.length > 0) lines.push("", ...notes);
   return {
-    "reliability.full.run": { value: lines.join("\n"), what: `the run, its table and notes (${source})` },
+    "reliability.full.run": {
+      value: `${lines.join("\n")}\n`,
+      what: `the run, its table and notes (${source})`,
+    },
     "reliability.full.failed": { value: String(failed), what: `cases failed (${source})` },
   };
 }

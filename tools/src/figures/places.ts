@@ -97,7 +97,7 @@ export const PLACES: Place[] = [
   },
   {
     file: "README.md",
-    pattern: /<!-- reliability-run:begin -->\n([\s\S]*?)\n?<!-- reliability-run:end -->/,
+    pattern: /<!-- reliability-run:begin -->\n([\s\S]*?)<!-- reliability-run:end -->/,
     figures: ["reliability.full.run"],
   },
   {

@@ -7,6 +7,7 @@
  *   --only=a,b    run only these groups (file names: bad-input, protocol, faults, hostile, ...)
  *   --bundle      run the bundled bin the package publishes (dist/resmon-mcp.js) instead of dist/bin/cli.js
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -20,6 +21,15 @@ import { GROUP_ORDER, type GroupName } from "./titles.js";
 
 const TOOLS = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const REPO_ROOT = join(TOOLS, "..");
+
+function commitOf(repo: string): string {
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8" }).trim();
+  try {
+    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain") ? "+changes" : ""}`;
+  } catch {
+    return "unknown";
+  }
+}
 
 const loadNow = () =>
   loadavg()
@@ -50,6 +60,7 @@ async function main(): Promise<number> {
   }
   const out = mkdtempSync(join(tmpdir(), "resmon-reliability-"));
   const reportFile = join(out, "report.json");
+  const commit = commitOf(REPO_ROOT);
   const started = Date.now();
   const date = new Date(started).toISOString();
   const loadAtStart = loadNow();
@@ -90,7 +101,7 @@ async function main(): Promise<number> {
     const cpu = cpus()[0]?.model.trim() ?? "unknown CPU";
     const machine = `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}; load average at start ${loadAtStart}, at end ${loadNow()}`;
     const bin = relative(REPO_ROOT, file);
-    const path = writeRecordedRun(REPO_ROOT, { date, machine, bin, scale, seed, seconds, rows });
+    const path = writeRecordedRun(REPO_ROOT, { date, commit, machine, bin, scale, seed, seconds, rows });
     lines.push(
       `recorded in ${relative(process.cwd(), path)} (\`pnpm figures --write\` puts it in the README)\n`,
     );

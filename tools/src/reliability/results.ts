@@ -9,6 +9,8 @@ import type { GroupRow } from "./report.js";
 
 export interface RecordedReliabilityRun {
   date: string;
+  /** The commit the run was made on (with "+changes" when the work tree differed from it). */
+  commit: string;
   machine: string;
   /** The bin the server ran as, relative to the repository. */
   bin: string;
