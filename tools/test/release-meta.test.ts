@@ -102,3 +102,18 @@ describe("the release workflow", () => {
     expect(workflow).toMatch(/gh release upload "@resmon\/mcp-server@\$\{version\}"/);
   });
 });
+
+describe("the surface figures the registry entry and the bundle state", () => {
+  it("come from the table, wherever a stale count or version stands", async () => {
+    const { withSurfaceFigures } = await import("../src/release-meta.js");
+    const { CONTRACT_VERSION, READ_TOOLS, WRITE_TOOLS } = await import("@resmon/mcp-contract");
+    const stale = { a: ["18 reads, 7 writes.", { b: "list only the 18 reads (contract 1.0)" }], n: 3 };
+    expect(withSurfaceFigures(stale)).toEqual({
+      a: [
+        `${READ_TOOLS.length} reads, ${WRITE_TOOLS.length} writes.`,
+        { b: `list only the ${READ_TOOLS.length} reads (contract ${CONTRACT_VERSION})` },
+      ],
+      n: 3,
+    });
+  });
+});

@@ -260,7 +260,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("backend faults, one MCP server process
     if (next.kind !== "success") problems.push(`after recovery: ${describeOutcome(next)}`);
     note(
       ctx,
-      `${FAULTS.length} faults × ${SPREAD.length} tools + 3, RESMON_MCP_TIMEOUT_MS=${TIMEOUT_MS}; slowest faulted answer ${Math.round(slowest)} ms (bound ${DEADLINE_MS} ms)`,
+      `${FAULTS.length} faults × ${SPREAD.length} of the tools + 3, RESMON_MCP_TIMEOUT_MS=${TIMEOUT_MS}; slowest faulted answer ${Math.round(slowest)} ms (bound ${DEADLINE_MS} ms)`,
     );
     expect(problems).toEqual([]);
   }, 60_000);

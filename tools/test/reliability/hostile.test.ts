@@ -74,6 +74,17 @@ interface Trial {
  * the same call again must succeed on the same process. Checks time, peak RSS
  * and every byte written; returns what happened and the problems found.
  */
+/**
+ * A call's deadline counts from when it was sent, so a first call also spends it waiting while the
+ * server loads its SDK path (seconds on a loaded 2-core machine). A call to no tool loads that path
+ * without reaching resmon, so what the trial then times is the hostile backend's part.
+ */
+async function warmSdkPath(client: Parameters<typeof callTool>[0], problems: string[]): Promise<void> {
+  const warm = await callTool(client, "no_such_tool", {}, BOUND_MS + 10_000);
+  if (warm.kind !== "error" || warm.code !== "invalid_argument")
+    problems.push(`the warm-up call to no tool: ${describeOutcome(warm)}`);
+}
+
 async function trial(opts: {
   label: string;
   call: [string, Record<string, unknown>];
@@ -86,6 +97,7 @@ async function trial(opts: {
   const problems: string[] = [];
   try {
     await client.listTools();
+    await warmSdkPath(client, problems);
     const [tool, args] = opts.call;
     if (opts.warmThen) {
       const warm = await callTool(client, tool, args, BOUND_MS + 10_000);
