@@ -54,7 +54,8 @@ function waitFromEnv(): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-function newState(scanId: string, inputs: StartInputs, now: Date): ScanState {
+/** A scan's state before its first step (exported for the budget test's fixtures). */
+export function newState(scanId: string, inputs: StartInputs, now: Date): ScanState {
   const at = now.toISOString();
   return {
     version: 1,

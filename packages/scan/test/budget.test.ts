@@ -2,6 +2,7 @@ import { Tiktoken } from "js-tiktoken/lite";
 import cl100kBase from "js-tiktoken/ranks/cl100k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeStart } from "../src/args.js";
+import { newState } from "../src/engine.js";
 import { envelopeOf, SCREEN_ABSTRACT_CHARS } from "../src/envelope.js";
 import type { ScanEnvelope } from "../src/index.js";
 import type { PaperRecord } from "../src/records.js";
@@ -36,20 +37,11 @@ function heavy(id: number): PaperRecord {
 }
 
 function stateWith(ids: number[], over: Partial<ScanState>): ScanState {
-  const inputs = normalizeStart(startArgs());
   return {
-    version: 1,
-    scan_id: "0b5f8a4e-3c8d-4f6a-9b1e-2d7c5a9e8f10",
-    inputs,
-    inputs_hash: "h",
-    created_at: "",
-    updated_at: "",
+    ...newState("0b5f8a4e-3c8d-4f6a-9b1e-2d7c5a9e8f10", normalizeStart(startArgs()), new Date(0)),
     phase: "screen",
-    runtime_id: null,
-    restarts: [],
     tasks: [],
     retrieving: null,
-    round_failed: false,
     candidates: ids.map((doc_id) => ({
       doc_id,
       merged_ids: [],
@@ -59,14 +51,6 @@ function stateWith(ids: number[], over: Partial<ScanState>): ScanState {
       batch: 0,
     })),
     batches: [{ index: 0, round: 0, doc_ids: ids, accepted_hash: null, scores: null }],
-    expansion: null,
-    gap: null,
-    shortlist: null,
-    pages: [],
-    checks: null,
-    verdicts: null,
-    files: null,
-    summary: null,
     ...over,
   };
 }

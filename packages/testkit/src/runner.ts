@@ -164,32 +164,20 @@ function finishExecution(backend: Backend, e: Execution): void {
   const recorded = nowUtc().slice(0, 19).replace("T", " ");
   const found: number[] = [];
   const outcomes: SourceOutcome[] = (e.selection ?? []).map((source) => {
-    if (doomed) {
-      return {
-        source,
-        status: "error",
-        result_count: 0,
-        zero_reason: null,
-        zero_detail: null,
-        in_part: false,
-        error_message: FAILED_SOURCE_MESSAGE,
-        recorded_at: recorded,
-        sent: [e.query ?? ""],
-      };
-    }
-    if (!KNOWN_SOURCES.has(source)) {
-      return {
-        source,
-        status: "error",
-        result_count: 0,
-        zero_reason: null,
-        zero_detail: null,
-        in_part: false,
-        error_message: `Unknown repository: ${source}`,
-        recorded_at: recorded,
-        sent: [],
-      };
-    }
+    /** A source that did not answer: no count, no zero-reason, resmon's error text. */
+    const failed = (error_message: string, sent: string[]): SourceOutcome => ({
+      source,
+      status: "error",
+      result_count: 0,
+      zero_reason: null,
+      zero_detail: null,
+      in_part: false,
+      error_message,
+      recorded_at: recorded,
+      sent,
+    });
+    if (doomed) return failed(FAILED_SOURCE_MESSAGE, [e.query ?? ""]);
+    if (!KNOWN_SOURCES.has(source)) return failed(`Unknown repository: ${source}`, []);
     const hits = backend.store.papers
       .filter((p) => p.source_repository === source && words.every((w) => p.title.toLowerCase().includes(w)))
       .filter(
