@@ -9,7 +9,12 @@
  * error here (the published schema allows extra keys), so a misspelt field cannot pass unnoticed.
  * When SERVER_SCHEMA_URL in release-meta.ts moves to a newer schema, recheck this against it.
  */
+import { fullFormats } from "ajv-formats/dist/formats.js";
 import { z } from "zod";
+
+// ajv-formats 3 defines `uri` as a function; a later version that changed that must fail loudly.
+if (typeof fullFormats.uri !== "function") throw new Error("ajv-formats: `uri` is no longer a function");
+const isUri = fullFormats.uri as (s: string) => boolean;
 
 /** The registry refuses version ranges (`^1.2.3`, `~1.2.3`, `>=1.2.3`, `1.x`, `1.*`) and `latest`. */
 const RANGE = /^[\^~<>=]|[xX*](\.|$)|\s-\s|\|\|/;
@@ -18,6 +23,16 @@ const exactVersion = z
   .min(1)
   .max(255)
   .refine((v) => v !== "latest" && !RANGE.test(v), "must be one exact version, not a range or `latest`");
+
+/**
+ * An https URL on a domain that is also an RFC 3986 URI by the very check JSON Schema validators
+ * use for the published schema's `format: uri` (ajv-formats'). zod's bare `z.url()` is looser: a
+ * differential run against the published schema found it taking "A:" and "https://example.com/a b".
+ */
+const httpsUrl = () =>
+  z
+    .url({ protocol: /^https$/, hostname: z.regexes.domain })
+    .refine((s) => isUri(s), "must be an RFC 3986 URI (format: uri)");
 
 const input = {
   description: z.string().optional(),
@@ -36,7 +51,7 @@ const stdioTransport = z.strictObject({ type: z.literal("stdio") });
 
 const packageEntry = z.strictObject({
   registryType: z.string().min(1),
-  registryBaseUrl: z.url().optional(),
+  registryBaseUrl: httpsUrl().optional(),
   identifier: z.string().min(1),
   version: exactVersion.optional(),
   fileSha256: z
@@ -49,7 +64,7 @@ const packageEntry = z.strictObject({
 });
 
 const repository = z.strictObject({
-  url: z.url(),
+  url: httpsUrl(),
   source: z.string().min(1),
   id: z.string().optional(),
   subfolder: z
@@ -59,7 +74,7 @@ const repository = z.strictObject({
 });
 
 export const serverJsonSchema = z.strictObject({
-  $schema: z.url().optional(),
+  $schema: httpsUrl().optional(),
   name: z
     .string()
     .min(3)
@@ -68,7 +83,7 @@ export const serverJsonSchema = z.strictObject({
   title: z.string().min(1).max(100).optional(),
   description: z.string().min(1).max(100),
   version: exactVersion,
-  websiteUrl: z.url().optional(),
+  websiteUrl: httpsUrl().optional(),
   repository: repository.optional(),
   packages: z.array(packageEntry).optional(),
 });

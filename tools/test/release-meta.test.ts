@@ -40,6 +40,10 @@ describe("server.json (MCP Registry)", () => {
     expect(bad({ packages: [{ registryType: "npm", identifier: "@resmon/mcp-server" }] })).not.toEqual([]);
     expect(bad({ descripton: "typo" })).not.toEqual([]);
     expect(bad({ repository: { url: "not a url", source: "github" } })).not.toEqual([]);
+    // Both taken by zod's bare z.url() and refused by the published schema's `format: uri`
+    // (found by a differential run of these rules against that schema).
+    expect(bad({ websiteUrl: "A:" })).not.toEqual([]);
+    expect(bad({ websiteUrl: "https://example.com/a b" })).not.toEqual([]);
   });
 
   it("names the server as package.json's mcpName does, and the npm package that carries it", () => {
