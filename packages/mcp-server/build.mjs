@@ -1,8 +1,12 @@
-// Bundles the bin, dist/resmon-mcp.js, with everything it needs at run time: @resmon/mcp-contract,
-// @resmon/api-client, the MCP SDK, zod, undici and openapi-fetch. The packed tarball therefore
-// declares no dependencies, and `npx @resmon/mcp-server` installs one package.
-// Code splitting puts what cli.ts imports dynamically (the SDK path, the doctor) in dist/chunks/, so
-// a cold start compiles only the start-up front before it answers initialize and tools/list.
+// Bundles the bin with everything it needs at run time: @resmon/mcp-contract, @resmon/api-client,
+// the MCP SDK, zod, undici and openapi-fetch. The packed tarball therefore declares no dependencies,
+// and `npx @resmon/mcp-server` installs one package. Two bundles:
+// - dist/resmon-mcp.cjs, the bin: the start-up front alone (cli.ts and what it imports statically),
+//   as CommonJS, because on Node 20 an ES module entry starts ~7 ms later (node sets up its ES module
+//   loader first) and the front answers initialize and tools/list before anything else loads;
+// - dist/sdk-side.js, an ES module, and dist/chunks/ (code splitting): the SDK path and the doctor,
+//   which the bin loads with import() when the session needs them.
+// Modules in both bundles that hold state (scrub.ts's secrets, arrivals.ts) keep it on globalThis.
 // Runs after `tsc` (which type-checks and emits dist/ for the workspace's own tests and the demo).
 import { readFile, rm } from "node:fs/promises";
 import { build } from "esbuild";
@@ -12,21 +16,39 @@ const { version } = JSON.parse(await readFile(new URL("./package.json", import.m
 // Chunk names carry a content hash: clear the last build's so no stale chunk is packed.
 await rm(new URL("./dist/chunks", import.meta.url), { recursive: true, force: true });
 
-await build({
-  entryPoints: { "resmon-mcp": new URL("./src/bin/cli.ts", import.meta.url).pathname },
-  outdir,
-  splitting: true,
-  // The chunks do not sit beside package.json, so the version is written in at build time.
-  define: { __RESMON_PACKAGE_VERSION__: JSON.stringify(version) },
-  chunkNames: "chunks/[name]-[hash]",
+// The bin was dist/resmon-mcp.cjs (an ES module) before it was CommonJS: never pack a stale one.
+await rm(new URL("./dist/resmon-mcp.cjs", import.meta.url), { force: true });
+
+const common = {
   bundle: true,
   platform: "node",
-  format: "esm",
   target: "node20",
+  // The chunks do not sit beside package.json, so the version is written in at build time.
+  define: { __RESMON_PACKAGE_VERSION__: JSON.stringify(version) },
+  legalComments: "eof",
+  logLevel: "warning",
+};
+
+await build({
+  ...common,
+  entryPoints: { "sdk-side": new URL("./src/bin/sdk-side.ts", import.meta.url).pathname },
+  outdir,
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  format: "esm",
   // Bundled CommonJS (undici) calls require() for Node built-ins; give the ES module one.
   banner: {
     js: 'import { createRequire as __resmonCreateRequire } from "node:module";\nconst require = __resmonCreateRequire(import.meta.url);',
   },
-  legalComments: "eof",
-  logLevel: "warning",
+});
+
+await build({
+  ...common,
+  entryPoints: { "resmon-mcp": new URL("./src/bin/cli.ts", import.meta.url).pathname },
+  outdir,
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  // cli.ts finds sdk-side.js beside itself from import.meta.url, which CommonJS spells __filename.
+  define: { ...common.define, "import.meta.url": "__resmonEntryUrl" },
+  banner: { js: '"use strict";\nconst __resmonEntryUrl = require("node:url").pathToFileURL(__filename).href;' },
 });

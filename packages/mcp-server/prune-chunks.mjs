@@ -1,5 +1,5 @@
 // Removes every file in dist/chunks/ that the bundled bin does not import, directly or through
-// another chunk. build.mjs clears dist/chunks/ before it bundles, but a turbo cache hit restores a
+// another chunk (the bin, dist/resmon-mcp.cjs, imports only dist/sdk-side.js; the chunks hang from that). build.mjs clears dist/chunks/ before it bundles, but a turbo cache hit restores a
 // build's outputs over the folder without clearing it, which can leave chunks of other builds
 // behind; this runs before `pnpm pack` (prepack) so a tarball never carries one.
 import { readdir, readFile, rm } from "node:fs/promises";
@@ -9,7 +9,7 @@ const chunks = new URL("./chunks/", dist);
 const IMPORT = /(?:from\s*|import\s*\(\s*)"\.\/(?:chunks\/)?([^"/]+\.js)"/g;
 
 const reached = new Set();
-const pending = [new URL("resmon-mcp.js", dist)];
+const pending = [new URL("sdk-side.js", dist)];
 while (pending.length > 0) {
   const file = pending.pop();
   const text = await readFile(file, "utf8");

@@ -641,8 +641,8 @@ async function coldStarts(
 }
 
 export async function main(): Promise<number> {
-  if (!existsSync(join(SERVER_DIR, "dist", "resmon-mcp.js"))) {
-    say("packages/mcp-server/dist/resmon-mcp.js is missing: run `pnpm build` first.");
+  if (!existsSync(join(SERVER_DIR, "dist", "resmon-mcp.cjs"))) {
+    say("packages/mcp-server/dist/resmon-mcp.cjs is missing: run `pnpm build` first.");
     return 2;
   }
   const started = performance.now();

@@ -367,8 +367,8 @@ export const PLACEHOLDER = {
   tarball: /^\/path\/to\/resmon-mcp-server-\d+\.\d+\.\d+\.tgz$/,
 } as const;
 
-export const BIN_IN_PACKAGE = "node_modules/@resmon/mcp-server/dist/resmon-mcp.js";
-export const BIN_IN_CLONE = "packages/mcp-server/dist/resmon-mcp.js";
+export const BIN_IN_PACKAGE = "node_modules/@resmon/mcp-server/dist/resmon-mcp.cjs";
+export const BIN_IN_CLONE = "packages/mcp-server/dist/resmon-mcp.cjs";
 
 export type LaunchForm = "npx-pinned" | "npx-tarball" | "node-clone" | "node-installed";
 

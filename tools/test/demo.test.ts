@@ -16,7 +16,7 @@ const ROOT = join(TOOLS_DIR, "..");
 const TSX = join(TOOLS_DIR, "node_modules", ".bin", "tsx");
 const DEMO = ["src/demo/main.ts"];
 const READS = TOOLS.filter((t) => !t.requiresConfirmation).length;
-const BUILT = existsSync(join(SERVER_DIR, "dist", "resmon-mcp.js"));
+const BUILT = existsSync(join(SERVER_DIR, "dist", "resmon-mcp.cjs"));
 const RAW_HEADING = "── What the model receives";
 // The stand-in's token is exactly 43 URL-safe base64 characters: no such run may appear anywhere.
 const TOKEN_SHAPED = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/;

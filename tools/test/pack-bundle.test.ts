@@ -1,5 +1,5 @@
 /**
- * The file the tarball ships (packages/mcp-server/dist/resmon-mcp.js, built by build.mjs) is
+ * The file the tarball ships (packages/mcp-server/dist/resmon-mcp.cjs, built by build.mjs) is
  * self-contained and starts. The slow proof (pack, npm install, npx, MCP Inspector) is
  * `pnpm pack:check`; this catches a broken bundle inside `pnpm test` in about a second.
  */
@@ -14,7 +14,8 @@ import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_DIR } from "../src/pack-snippets.js";
 
-const BUNDLE = join(SERVER_DIR, "dist", "resmon-mcp.js");
+const BUNDLE = join(SERVER_DIR, "dist", "resmon-mcp.cjs");
+const SDK_SIDE = join(SERVER_DIR, "dist", "sdk-side.js");
 const CHUNKS = join(SERVER_DIR, "dist", "chunks");
 const manifest = JSON.parse(await readFile(join(SERVER_DIR, "package.json"), "utf8")) as Record<
   string,
@@ -34,7 +35,8 @@ afterAll(async () => {
 
 /**
  * Every module specifier the bundle still loads at run time, in the forms esbuild emits: a
- * top-level `import ... from "x"`, `import("x")`, and `__require("x")` for CommonJS code. (Plain
+ * top-level `import ... from "x"`, `import("x")`, `__require("x")` for CommonJS code inside an
+ * ES module, and a top-level `var x = require("x")` in the CommonJS bin. (Plain
  * `require("...")` text also appears inside ajv's code-generation strings, which are never run.)
  */
 function importedSpecifiers(code: string): string[] {
@@ -43,6 +45,7 @@ function importedSpecifiers(code: string): string[] {
     /^import\s+(?:[^"]*?\s+from\s+)?"([^"]+)";/gm,
     /\bimport\("([^"]+)"\)/g,
     /\b__require\("([^"]+)"\)/g,
+    /^(?:const|let|var) \w+ = require\("([^"]+)"\)/gm,
   ];
   for (const re of patterns) for (const m of code.matchAll(re)) found.add(m[1] ?? "");
   return [...found].sort();
@@ -51,13 +54,25 @@ function importedSpecifiers(code: string): string[] {
 describe("the shipped bin", { timeout: 30_000 }, () => {
   it("declares no dependencies: what it needs is inside the bin and its chunks", () => {
     expect(manifest.dependencies).toBeUndefined();
-    expect(manifest.bin).toEqual({ "resmon-mcp": "./dist/resmon-mcp.js" });
-    expect(manifest.files).toContain("dist/resmon-mcp.js");
+    expect(manifest.bin).toEqual({ "resmon-mcp": "./dist/resmon-mcp.cjs" });
+    expect(manifest.files).toContain("dist/resmon-mcp.cjs");
+    expect(manifest.files).toContain("dist/sdk-side.js");
     expect(manifest.files).toContain("dist/chunks");
   });
 
+  it("is CommonJS up to the hand-over: an ES module entry starts ~7 ms later on Node 20", async () => {
+    const code = await readFile(BUNDLE, "utf8");
+    expect(code.startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(code).not.toMatch(/^(import|export)\s/m);
+    // The SDK side is reached only by a computed import() at the hand-over, never statically.
+    const specifiers = importedSpecifiers(code);
+    expect(specifiers).toContain("node:url");
+    expect(specifiers.filter((s) => !s.startsWith("node:"))).toEqual([]);
+    expect(code).toContain('import(new URL("./sdk-side.js", __resmonEntryUrl).href)');
+  });
+
   it("imports nothing but Node's built-ins and its own chunks", async () => {
-    const files = [BUNDLE, ...(await readdir(CHUNKS)).map((f) => join(CHUNKS, f))];
+    const files = [BUNDLE, SDK_SIDE, ...(await readdir(CHUNKS)).map((f) => join(CHUNKS, f))];
     const specifiers = new Set<string>();
     for (const file of files)
       for (const s of importedSpecifiers(await readFile(file, "utf8"))) specifiers.add(s);
@@ -70,7 +85,7 @@ describe("the shipped bin", { timeout: 30_000 }, () => {
 
   it("carries the v2 server SDK, and nothing of the old @modelcontextprotocol/sdk", async () => {
     // esbuild marks each bundled module with its path: the packages inside are named there.
-    const files = [BUNDLE, ...(await readdir(CHUNKS)).map((f) => join(CHUNKS, f))];
+    const files = [BUNDLE, SDK_SIDE, ...(await readdir(CHUNKS)).map((f) => join(CHUNKS, f))];
     const text = (await Promise.all(files.map((f) => readFile(f, "utf8")))).join("\n");
     const packages = new Set(
       [...text.matchAll(/node_modules\/\.pnpm\/(@modelcontextprotocol\+[a-z-]+)@(\d+)/g)].map(
@@ -80,9 +95,19 @@ describe("the shipped bin", { timeout: 30_000 }, () => {
     expect([...packages].sort()).toEqual(["@modelcontextprotocol+core@2", "@modelcontextprotocol+server@2"]);
   });
 
+  it("turns on no promise hooks: on Node 20 they tax every promise of every call", async () => {
+    // AsyncLocalStorage (and async_hooks.createHook) install V8 promise hooks for the whole process;
+    // a call's deadline is passed down explicitly instead (Backend.forCall). Comments aside.
+    const files = [BUNDLE, SDK_SIDE, ...(await readdir(CHUNKS)).map((f) => join(CHUNKS, f))];
+    for (const file of files) {
+      const code = (await readFile(file, "utf8")).replace(/^\s*(\/\/|\*).*$/gm, "");
+      expect(code, file).not.toMatch(/new AsyncLocalStorage|\bcreateHook\(/);
+    }
+  });
+
   it("the specifier scan sees a bare import", () => {
-    const code = 'import { z } from "zod";\nconst u = __require("undici");\nawait import("x");';
-    expect(importedSpecifiers(code)).toEqual(["undici", "x", "zod"]);
+    const code = 'import { z } from "zod";\nconst u = __require("undici");\nawait import("x");\nconst y = require("y")';
+    expect(importedSpecifiers(code)).toEqual(["undici", "x", "y", "zod"]);
   });
 
   it("starts over stdio, lists every tool and reaches resmon", async () => {
@@ -114,7 +139,8 @@ describe("prepack (prune-chunks.mjs)", () => {
     const copy = await mkdtemp(join(tmpdir(), "resmon-prune-"));
     try {
       await cp(join(SERVER_DIR, "prune-chunks.mjs"), join(copy, "prune-chunks.mjs"));
-      await cp(join(SERVER_DIR, "dist", "resmon-mcp.js"), join(copy, "dist", "resmon-mcp.js"));
+      await cp(join(SERVER_DIR, "dist", "resmon-mcp.cjs"), join(copy, "dist", "resmon-mcp.cjs"));
+      await cp(join(SERVER_DIR, "dist", "sdk-side.js"), join(copy, "dist", "sdk-side.js"));
       await cp(CHUNKS, join(copy, "dist", "chunks"), { recursive: true });
       const before = (await readdir(join(copy, "dist", "chunks"))).sort();
       // What a turbo cache restore over an older build can leave behind.
@@ -125,7 +151,7 @@ describe("prepack (prune-chunks.mjs)", () => {
       // The live build has no stale chunk of its own here only if a clean build made it; every
       // chunk kept must be one the bin imports, and the bin must still start and answer --help.
       expect(after.every((name) => before.includes(name))).toBe(true);
-      execFileSync(process.execPath, [join(copy, "dist", "resmon-mcp.js"), "--help"], { stdio: "pipe" });
+      execFileSync(process.execPath, [join(copy, "dist", "resmon-mcp.cjs"), "--help"], { stdio: "pipe" });
     } finally {
       await rm(copy, { recursive: true, force: true });
     }

@@ -44,11 +44,11 @@ describe("pack-check", () => {
 
   it("points the path placeholders at this node, this clone, the installed package and the packed tarball", () => {
     expect(fillPath("/absolute/path/to/node", where)).toBe(process.execPath);
-    expect(fillPath("/path/to/resmon-mcp/packages/mcp-server/dist/resmon-mcp.js", where)).toBe(
-      `${REPO_ROOT}/packages/mcp-server/dist/resmon-mcp.js`,
+    expect(fillPath("/path/to/resmon-mcp/packages/mcp-server/dist/resmon-mcp.cjs", where)).toBe(
+      `${REPO_ROOT}/packages/mcp-server/dist/resmon-mcp.cjs`,
     );
-    expect(fillPath("/Users/you/.resmon-mcp/node_modules/@resmon/mcp-server/dist/resmon-mcp.js", where)).toBe(
-      "/work/app/node_modules/@resmon/mcp-server/dist/resmon-mcp.js",
+    expect(fillPath("/Users/you/.resmon-mcp/node_modules/@resmon/mcp-server/dist/resmon-mcp.cjs", where)).toBe(
+      "/work/app/node_modules/@resmon/mcp-server/dist/resmon-mcp.cjs",
     );
     expect(fillPath("/path/to/resmon-mcp-server-1.0.0.tgz", where)).toBe(where.tarball);
     expect(fillPath("-y", where)).toBe("-y");

@@ -11,4 +11,4 @@ for (const [name, value] of Object.entries(process.env)) {
 if (process.env.RESMON_MCP_READ_ONLY === "true") process.env.RESMON_MCP_READ_ONLY = "1";
 else if (process.env.RESMON_MCP_READ_ONLY === "false") delete process.env.RESMON_MCP_READ_ONLY;
 
-await import("./resmon-mcp.js");
+await import("./resmon-mcp.cjs");

@@ -3,7 +3,15 @@
  * answer or a log; this one replaces any token this process has read with a placeholder in
  * everything written to stdout and stderr, in case the first ever fails.
  */
-const secrets = new Set<string>();
+/**
+ * One set for the whole process, kept on globalThis: the published bin is two bundles (the CommonJS
+ * front, dist/resmon-mcp.cjs, and the ES module SDK side), each with its own copy of this module, and
+ * the front's frames must be scrubbed of the token the SDK side's discovery read.
+ */
+const SECRETS = Symbol.for("resmon-mcp/secrets");
+const shared = globalThis as { [SECRETS]?: Set<string> };
+shared[SECRETS] ??= new Set<string>();
+const secrets: Set<string> = shared[SECRETS];
 const PLACEHOLDER = "<redacted>";
 // An Authorization header value, whatever the token, is never something to print.
 const BEARER = /Bearer\s+[A-Za-z0-9._~+/=-]{20,}/g;

@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const bin = resolve(fileURLToPath(new URL("..", import.meta.url)), "dist", "resmon-mcp.js");
+const bin = resolve(fileURLToPath(new URL("..", import.meta.url)), "dist", "resmon-mcp.cjs");
 
 describe.skipIf(!existsSync(bin))("a closed output pipe", () => {
   it("ends `doctor` promptly instead of looping on EPIPE", async () => {

@@ -280,7 +280,7 @@ describe("resmon-mcp doctor", () => {
 describe("the shipped bin's doctor", { timeout: 45_000 }, () => {
   const run = (env: Record<string, string>) =>
     new Promise<{ code: number; stdout: string }>((done) => {
-      const bin = join(pkgDir, "dist", "resmon-mcp.js");
+      const bin = join(pkgDir, "dist", "resmon-mcp.cjs");
       const base = { PATH: process.env.PATH ?? "", HOME: join(dir, "home") };
       execFile(
         process.execPath,

@@ -1,7 +1,7 @@
 /**
  * The built server against a hostile or broken backend (issue 15): answers past the body ceiling,
  * port and token files that are not small regular files, a dead named port with no state dir, a 401
- * worded by what resmon said. Each through `node dist/resmon-mcp.js` over stdio, as a harness runs it;
+ * worded by what resmon said. Each through `node dist/resmon-mcp.cjs` over stdio, as a harness runs it;
  * peak memory is the child's own VmHWM (Linux).
  */
 import { execFileSync } from "node:child_process";

@@ -2,7 +2,7 @@
  * `pnpm bench [--short] [--strict] [--compare <label>=<bin>]…`: cold start, per-call overhead, throughput,
  * memory and tokens of the built server, each beside its floor measured in the same run. Prints a
  * table and writes bench-results/bench.json at the repository root. `--compare` also measures
- * another build of the bin (say, a copy of an older dist/resmon-mcp.js, beside its package.json)
+ * another build of the bin (say, a copy of an older dist/resmon-mcp.cjs, beside its package.json)
  * in the same run, for before/after tables.
  * See tools/bench/RESULTS.md for recorded runs.
  */

@@ -5,7 +5,7 @@
  *   --scale=<n>   multiply case counts (default 1; `pnpm test` runs the same files at 0.03)
  *   --seed=<n>    fast-check seed (default 20260601)
  *   --only=a,b    run only these groups (file names: bad-input, protocol, faults, hostile, ...)
- *   --bundle      run the bundled bin the package publishes (dist/resmon-mcp.js) instead of dist/bin/cli.js
+ *   --bundle      run the bundled bin the package publishes (dist/resmon-mcp.cjs) instead of dist/bin/cli.js
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";

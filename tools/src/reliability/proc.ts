@@ -16,7 +16,7 @@ const DIST = join(dirname(require.resolve("@resmon/mcp-server/package.json")), "
 /** The real server, as a harness starts it: `node packages/mcp-server/dist/bin/cli.js`. */
 export const SERVER_CLI = join(DIST, "bin", "cli.js");
 /** The bundled bin the published package runs (`npx @resmon/mcp-server`). */
-export const SERVER_BUNDLE = join(DIST, "resmon-mcp.js");
+export const SERVER_BUNDLE = join(DIST, "resmon-mcp.cjs");
 
 /** RESMON_RELIABILITY_BIN=bundle runs the suite against the bundled bin instead of dist/bin/cli.js. */
 const serverFile = process.env.RESMON_RELIABILITY_BIN === "bundle" ? SERVER_BUNDLE : SERVER_CLI;

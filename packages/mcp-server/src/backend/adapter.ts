@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import {
   type ApiError,
   type ApiResult,
@@ -87,12 +86,17 @@ export function refusalToError(refusal: DiscoveryRefusal): ToolError {
   return backendUnavailable(refusal.message, noPortNamed ? [] : refusal.tried, noPortNamed, detail);
 }
 
+/** What a tool's handler asks resmon through (`Backend.forCall`): every request under its call's deadline. */
+export interface CallBackend {
+  call<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, options?: CallOptions): Promise<T>;
+  /** Forget the connection: the next call discovers afresh. */
+  forget(): Promise<void>;
+}
+
 export class Backend {
   private connection: Connection | undefined;
   private connecting: Promise<Connection> | undefined;
   private readonly options: BackendOptions;
-  /** The deadline of the tool call a request belongs to (see `oneCall`). */
-  private readonly deadlines = new AsyncLocalStorage<number>();
 
   constructor(options: BackendOptions) {
     this.options = options;
@@ -103,12 +107,17 @@ export class Backend {
   }
 
   /**
-   * Run one tool call under one deadline, RESMON_MCP_TIMEOUT_MS from when it arrived (never later
-   * than now): each of its requests gets only what the earlier ones left, so a tool that makes three
-   * requests still ends within the timeout + 1 s. A request outside any tool call gets a deadline of its own.
+   * The backend as one tool call sees it: one deadline, RESMON_MCP_TIMEOUT_MS from when the call
+   * arrived (never later than now), so each of its requests gets only what the earlier ones left and
+   * a tool that makes three requests still ends within the timeout + 1 s. Passed down explicitly, not
+   * through AsyncLocalStorage: on Node 20 that turns on promise hooks for every promise in the process.
    */
-  oneCall<T>(work: () => Promise<T>, arrivedAt: number = Date.now()): Promise<T> {
-    return this.deadlines.run(Math.min(arrivedAt, Date.now()) + this.timeoutMs, work);
+  forCall(arrivedAt: number = Date.now()): CallBackend {
+    const deadline = Math.min(arrivedAt, Date.now()) + this.timeoutMs;
+    return {
+      call: (send, options = {}) => this.callBy(send, options, deadline),
+      forget: () => this.forget(),
+    };
   }
 
   /** Discover on first need; reuse while it works; concurrent callers share one discovery. */
@@ -163,11 +172,16 @@ export class Backend {
    * call's deadline, and finding resmon first counts against it too: a probe and requests that are
    * each slow just under the timeout must not add up.
    */
-  async call<T>(
+  call<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, options: CallOptions = {}): Promise<T> {
+    // A request outside any tool call gets a deadline of its own.
+    return this.callBy(send, options, Date.now() + this.timeoutMs);
+  }
+
+  private async callBy<T>(
     send: (client: ResmonClient) => Promise<ApiResult<T>>,
-    options: CallOptions = {},
+    options: CallOptions,
+    deadline: number,
   ): Promise<T> {
-    const deadline = this.deadlines.getStore() ?? Date.now() + this.timeoutMs;
     if (deadline <= Date.now()) throw this.lateError();
     const work = this.callOnce(send, options, deadline);
     // The loser of the race may still fail later; that is not an unhandled rejection.

@@ -2,39 +2,19 @@
 import { WRITE_TOOL_COUNT } from "../generated/identity.js";
 import { log } from "../log.js";
 import { isReadOnly } from "../pipeline/host-info.js";
-import { type LoadedServer, startStdio } from "../protocol/stdio.js";
+import { startStdio } from "../protocol/stdio.js";
 import { PACKAGE_VERSION } from "../version.js";
 
 /**
  * Only the stdio entry and its front are imported statically: the SDK, zod, the contract's schemas
- * and the HTTP client (everything behind pipeline/server.js, protocol/sdk.js and doctor.js) load when first
- * needed, so a harness gets its opening answers at about the cost of starting node (README, Performance).
+ * and the HTTP client load when first needed (sdk-side.ts), so a harness gets its opening answers at
+ * about the cost of starting node (README, Performance). The published bin is this file bundled as
+ * CommonJS (dist/resmon-mcp.cjs): on Node 20 an ES module entry costs ~7 ms more to start, because
+ * node sets up its ES module loader first. The SDK side is an ES module, loaded by import() at the
+ * hand-over; its path is computed, so the bundler leaves that import alone (build.mjs).
  */
-async function loadServer(): Promise<LoadedServer> {
-  try {
-    const [{ createServer }, sdk] = await Promise.all([
-      import("../pipeline/server.js"),
-      import("../protocol/sdk.js"),
-    ]);
-    const { server } = createServer();
-    return {
-      check: (value) => sdk.checkMessage(value) as ReturnType<LoadedServer["check"]>,
-      modernVersions: sdk.MODERN_PROTOCOL_VERSIONS,
-      unsupportedVersion: (id, requested) =>
-        sdk.unsupportedVersionAnswer(id, requested) as ReturnType<LoadedServer["unsupportedVersion"]>,
-      open: (send) => {
-        const session = server.open(send as (message: unknown) => Promise<void>);
-        return {
-          deliver: (message) => session.deliver(message as never),
-          close: () => server.close(),
-        };
-      },
-    };
-  } catch (err) {
-    log(`could not start: ${err instanceof Error ? err.name : "error"}`);
-    throw err;
-  }
-}
+const sdkSide = (): Promise<typeof import("./sdk-side.js")> =>
+  import(new URL("./sdk-side.js", import.meta.url).href);
 
 /** The bin: stdout carries only JSON-RPC frames; everything else goes to stderr. */
 async function main(): Promise<void> {
@@ -44,9 +24,7 @@ async function main(): Promise<void> {
     return;
   }
   if (argv[0] === "doctor") {
-    // Dynamic, like the server: nothing the front imports reaches zod, so the bundler's lazy
-    // initialisers hold whole dependency trees and keep their order (tested through the bundled bin).
-    const { runDoctor } = await import("./doctor.js");
+    const { runDoctor } = await sdkSide();
     const writes = argv.includes("--writes");
     process.exitCode = await runDoctor({ tools: writes || argv.includes("--tools"), writes });
     return;
@@ -56,7 +34,7 @@ async function main(): Promise<void> {
       "resmon-mcp: a stdio MCP server for a running resmon.\n" +
         "Environment: RESMON_PORT or RESMON_PORT_FILE (which resmon), RESMON_STATE_DIR (where its token is),\n" +
         "RESMON_MCP_READ_ONLY=1 (reads only), RESMON_MCP_TIMEOUT_MS (per request, default 30000),\n" +
-        "RESMON_MCP_MAX_BODY_BYTES (largest answer read, default 16 MiB),\n" +
+        "RESMON_MCP_MAX_BODY_BYTES (largest answer read, default 6 MiB),\n" +
         "RESMON_MCP_SCAN_DATA (scan state), RESMON_MCP_SCAN_WAIT_MS (per scan call, default 20000).\n" +
         "`resmon-mcp doctor` prints what discovery sees and what to do; exit 0 only when a resmon answered.\n" +
         "`resmon-mcp doctor --tools` also calls every read tool and checks each answer against the contract;\n" +
@@ -68,7 +46,14 @@ async function main(): Promise<void> {
     readOnly: isReadOnly(process.env),
     input: process.stdin,
     output: process.stdout,
-    load: loadServer,
+    load: () =>
+      sdkSide().then(
+        (side) => side.loadServer(),
+        (err: unknown) => {
+          log(`could not start: ${err instanceof Error ? err.name : "error"}`);
+          throw err;
+        },
+      ),
     onEnd: () => process.exit(),
   });
   const shutdown = () => {

@@ -1,12 +1,13 @@
 import type { ToolArgs, ToolName, ToolResult } from "@resmon/mcp-contract";
 import type { ScanEngine } from "@resmon/scan";
-import type { Backend } from "../backend/adapter.js";
+import type { CallBackend } from "../backend/adapter.js";
 
 /** A success answer: the tool's documented shape (checked against its output schema before it is sent). */
 export type Answer = Record<string, unknown>;
 
 export interface Ctx {
-  readonly backend: Backend;
+  /** resmon, under this tool call's one deadline. */
+  readonly backend: CallBackend;
   /** The server process's one scan engine, made on first use. */
   readonly scan: () => ScanEngine;
 }

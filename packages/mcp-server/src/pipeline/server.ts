@@ -117,7 +117,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     ...(options.discoverFn ? { discoverFn: options.discoverFn } : {}),
   });
   let scanEngine: ScanEngine | undefined;
-  const ctx: Ctx = { backend, scan: () => (scanEngine ??= scanEngineFor(backend, env)) };
+  const scan = () => (scanEngine ??= scanEngineFor(backend, env));
   // Built on first use: the bin's start-up front answers tools/list from generated text, so after
   // its hand-over this zod → JSON Schema conversion of every tool is work the first call need not wait for.
   let entries: ToolsListEntry[] | undefined;
@@ -138,11 +138,8 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     // The row's own schema produced these arguments; the cast only restores the per-tool type the
     // table's ToolDef erases. One deadline for the whole call: every request it makes shares
     // RESMON_MCP_TIMEOUT_MS.
-    return withClampNote(
-      raw,
-      args,
-      await backend.oneCall(() => dispatch(name, args as ToolArgs<typeof name>, ctx), receivedAt),
-    );
+    const ctx: Ctx = { backend: backend.forCall(receivedAt), scan };
+    return withClampNote(raw, args, await dispatch(name, args as ToolArgs<typeof name>, ctx));
   }
 
   return {

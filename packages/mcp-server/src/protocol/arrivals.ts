@@ -5,7 +5,12 @@
  */
 type Id = string | number;
 
-const arrivals = new Map<Id, number>();
+/** One map for the process, on globalThis: the front notes arrivals, the SDK side (another bundle
+ * of the published bin, with its own copy of this module) takes them. */
+const ARRIVALS = Symbol.for("resmon-mcp/arrivals");
+const shared = globalThis as { [ARRIVALS]?: Map<Id, number> };
+shared[ARRIVALS] ??= new Map<Id, number>();
+const arrivals: Map<Id, number> = shared[ARRIVALS];
 /** A call refused before its handler runs never takes its entry: keep the oldest few at most. */
 const MAX_PENDING = 1_000;
 

@@ -1,0 +1,40 @@
+/**
+ * Everything the bin loads after its start-up front (cli.ts): the server behind the SDK, and the
+ * doctor. An ES module of its own in the published package (dist/sdk-side.js, with dist/chunks/),
+ * loaded by import() from the CommonJS bin, so start-up never pays for it.
+ */
+import { log } from "../log.js";
+import type { LoadedServer } from "../protocol/stdio.js";
+
+export async function loadServer(): Promise<LoadedServer> {
+  try {
+    const [{ createServer }, sdk] = await Promise.all([
+      import("../pipeline/server.js"),
+      import("../protocol/sdk.js"),
+    ]);
+    const { server } = createServer();
+    return {
+      check: (value) => sdk.checkMessage(value) as ReturnType<LoadedServer["check"]>,
+      modernVersions: sdk.MODERN_PROTOCOL_VERSIONS,
+      unsupportedVersion: (id, requested) =>
+        sdk.unsupportedVersionAnswer(id, requested) as ReturnType<LoadedServer["unsupportedVersion"]>,
+      open: (send) => {
+        const session = server.open(send as (message: unknown) => Promise<void>);
+        return {
+          deliver: (message) => session.deliver(message as never),
+          close: () => server.close(),
+        };
+      },
+    };
+  } catch (err) {
+    log(`could not start: ${err instanceof Error ? err.name : "error"}`);
+    throw err;
+  }
+}
+
+export async function runDoctor(options: { tools: boolean; writes: boolean }): Promise<number> {
+  // Dynamic, like the server: nothing the front imports reaches zod, so the bundler's lazy
+  // initialisers hold whole dependency trees and keep their order (tested through the bundled bin).
+  const doctor = await import("./doctor.js");
+  return doctor.runDoctor(options);
+}
