@@ -50,5 +50,7 @@ await build({
   format: "cjs",
   // cli.ts finds sdk-side.js beside itself from import.meta.url, which CommonJS spells __filename.
   define: { ...common.define, "import.meta.url": "__resmonEntryUrl" },
-  banner: { js: '"use strict";\nconst __resmonEntryUrl = require("node:url").pathToFileURL(__filename).href;' },
+  banner: {
+    js: '"use strict";\nconst __resmonEntryUrl = require("node:url").pathToFileURL(__filename).href;',
+  },
 });

@@ -106,7 +106,8 @@ describe("the shipped bin", { timeout: 30_000 }, () => {
   });
 
   it("the specifier scan sees a bare import", () => {
-    const code = 'import { z } from "zod";\nconst u = __require("undici");\nawait import("x");\nconst y = require("y")';
+    const code =
+      'import { z } from "zod";\nconst u = __require("undici");\nawait import("x");\nconst y = require("y")';
     expect(importedSpecifiers(code)).toEqual(["undici", "x", "y", "zod"]);
   });
 

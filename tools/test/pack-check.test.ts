@@ -47,9 +47,9 @@ describe("pack-check", () => {
     expect(fillPath("/path/to/resmon-mcp/packages/mcp-server/dist/resmon-mcp.cjs", where)).toBe(
       `${REPO_ROOT}/packages/mcp-server/dist/resmon-mcp.cjs`,
     );
-    expect(fillPath("/Users/you/.resmon-mcp/node_modules/@resmon/mcp-server/dist/resmon-mcp.cjs", where)).toBe(
-      "/work/app/node_modules/@resmon/mcp-server/dist/resmon-mcp.cjs",
-    );
+    expect(
+      fillPath("/Users/you/.resmon-mcp/node_modules/@resmon/mcp-server/dist/resmon-mcp.cjs", where),
+    ).toBe("/work/app/node_modules/@resmon/mcp-server/dist/resmon-mcp.cjs");
     expect(fillPath("/path/to/resmon-mcp-server-1.0.0.tgz", where)).toBe(where.tarball);
     expect(fillPath("-y", where)).toBe("-y");
     expect(fillPath("/path/to/elsewhere", where)).toBe("/path/to/elsewhere");
