@@ -27,7 +27,9 @@ export function scrub(text: string): string {
   for (const secret of secrets) {
     if (out.includes(secret)) out = out.split(secret).join(PLACEHOLDER);
   }
-  return out.replace(BEARER, `Bearer ${PLACEHOLDER}`);
+  // The regex only where it can match: on a 50 KB frame with non-Latin-1 text (a page of paper
+  // titles) it costs ~30 µs, and `includes` finds no "Bearer" in a fraction of that.
+  return out.includes("Bearer") ? out.replace(BEARER, `Bearer ${PLACEHOLDER}`) : out;
 }
 
 /** The compact JSON scrubDeep produced for a value it returned (the answer's text block reuses it). */
