@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createResmonClient } from "@resmon/api-client";
 import { serverEnv } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConnectionCounter } from "../src/bench/percall.js";
+import { CASES, ConnectionCounter, measureSideBySide } from "../src/bench/percall.js";
 import { StdioRpc } from "../src/bench/rpc.js";
 import { type StandinProcess, startStandinProcess } from "../src/bench/standin.js";
 
@@ -63,4 +63,20 @@ describe("the minimal stdio bridge", () => {
       await rpc.close();
     }
   });
+});
+
+describe("the server and the bridge side by side", () => {
+  it("times both against one direct floor, each case, with every call answered", async () => {
+    const bridge = {
+      command: process.execPath,
+      args: [join(import.meta.dirname, "..", "src", "bench", "bridge.mjs")],
+    };
+    // The bridge stands in for the server too: the loop is what is under test, not the server.
+    const measured = await measureSideBySide(standin, bridge, bridge, 12);
+    expect(measured.map((m) => m.label)).toEqual(CASES.map((c) => c.label));
+    for (const m of measured) {
+      expect(Number.isFinite(m.server) && Number.isFinite(m.bridge)).toBe(true);
+      expect(m.calls).toBe(Math.ceil(12 * (CASES.find((c) => c.label === m.label)?.share ?? 0)));
+    }
+  }, 60_000);
 });
