@@ -16,8 +16,8 @@ const { version } = JSON.parse(await readFile(new URL("./package.json", import.m
 // Chunk names carry a content hash: clear the last build's so no stale chunk is packed.
 await rm(new URL("./dist/chunks", import.meta.url), { recursive: true, force: true });
 
-// The bin was dist/resmon-mcp.cjs (an ES module) before it was CommonJS: never pack a stale one.
-await rm(new URL("./dist/resmon-mcp.cjs", import.meta.url), { force: true });
+// The bin was dist/resmon-mcp.js (an ES module) before it was CommonJS: leave no stale copy behind.
+await rm(new URL("./dist/resmon-mcp.js", import.meta.url), { force: true });
 
 const common = {
   bundle: true,
