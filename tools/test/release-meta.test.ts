@@ -121,3 +121,15 @@ describe("the surface figures the registry entry and the bundle state", () => {
     });
   });
 });
+
+describe("pending changesets", () => {
+  it("each opens with the front matter changesets reads: one quoted package and its bump a line", async () => {
+    const { readdir } = await import("node:fs/promises");
+    const dir = resolve(REPO_ROOT, ".changeset");
+    const files = (await readdir(dir)).filter((f) => f.endsWith(".md") && f !== "README.md");
+    for (const file of files) {
+      const text = await readFile(resolve(dir, file), "utf8");
+      expect(text, file).toMatch(/^---\n("@resmon\/[a-z-]+": (patch|minor|major)\n)+---\n\n\S/);
+    }
+  });
+});
