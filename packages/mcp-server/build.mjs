@@ -6,7 +6,7 @@
 //   loader first) and the front answers initialize and tools/list before anything else loads;
 // - dist/sdk-side.js, an ES module, and dist/chunks/ (code splitting): the SDK path and the doctor,
 //   which the bin loads with import() when the session needs them.
-// Modules in both bundles that hold state (scrub.ts's secrets, arrivals.ts) keep it on globalThis.
+// State both bundles must see (the scrubber's secrets, call arrivals) is process-wide (src/process-wide.ts).
 // Runs after `tsc` (which type-checks and emits dist/ for the workspace's own tests and the demo).
 import { readFile, rm } from "node:fs/promises";
 import { build } from "esbuild";

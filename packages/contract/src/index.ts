@@ -5,6 +5,7 @@ export { ERROR_CODES, isErrorCode } from "./errors.js";
 export { EXCLUDED_ROUTES } from "./excluded.js";
 export { toToolJsonSchema } from "./json-schema.js";
 export { ROUTES } from "./routes.js";
+export { QUERY_KINDS, REQUIRED_QUERY_KINDS } from "./scan-parts.js";
 export { MAX_LIMIT, RUNTIME_ID_PATTERN } from "./schema-parts.js";
 export type { KeyClass, SettingsGroup } from "./settings.js";
 export {

@@ -3,15 +3,10 @@
  * answer or a log; this one replaces any token this process has read with a placeholder in
  * everything written to stdout and stderr, in case the first ever fails.
  */
-/**
- * One set for the whole process, kept on globalThis: the published bin is two bundles (the CommonJS
- * front, dist/resmon-mcp.cjs, and the ES module SDK side), each with its own copy of this module, and
- * the front's frames must be scrubbed of the token the SDK side's discovery read.
- */
-const SECRETS = Symbol.for("resmon-mcp/secrets");
-const shared = globalThis as { [SECRETS]?: Set<string> };
-shared[SECRETS] ??= new Set<string>();
-const secrets: Set<string> = shared[SECRETS];
+import { processWide } from "./process-wide.js";
+
+/** Every secret this process read: both bundles of the bin scrub with the same set (process-wide.ts). */
+const secrets = processWide("secrets", () => new Set<string>());
 const PLACEHOLDER = "<redacted>";
 // An Authorization header value, whatever the token, is never something to print.
 const BEARER = /Bearer\s+[A-Za-z0-9._~+/=-]{20,}/g;

@@ -1,12 +1,23 @@
-import type { ToolArgs, ToolResult } from "@resmon/mcp-contract";
-import type {
-  ScanContinueArgs,
-  ScanEnvelope,
-  ScanResultArgs,
-  ScanStartArgs,
-  ScanVerifyArgs,
+import { QUERY_KINDS, REQUIRED_QUERY_KINDS, type ToolArgs, type ToolResult } from "@resmon/mcp-contract";
+import {
+  QUERY_KINDS as ENGINE_QUERY_KINDS,
+  REQUIRED_QUERY_KINDS as ENGINE_REQUIRED_QUERY_KINDS,
+  type ScanContinueArgs,
+  type ScanEnvelope,
+  type ScanResultArgs,
+  type ScanStartArgs,
+  type ScanVerifyArgs,
 } from "@resmon/scan";
-import { describe, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
+
+// The engine knows no MCP, so it names the query kinds itself; the server, which knows both, holds
+// the two lists to each other (the types below cannot see which kinds a plan must carry).
+describe("the engine and the contract", () => {
+  it("name the same query kinds, and require the same ones of a plan", () => {
+    expect([...ENGINE_QUERY_KINDS]).toEqual([...QUERY_KINDS]);
+    expect([...ENGINE_REQUIRED_QUERY_KINDS]).toEqual([...REQUIRED_QUERY_KINDS]);
+  });
+});
 
 /**
  * The contract's four scan rows parse to exactly the engine's argument types (SCAN-INTERFACE.md),

@@ -13,7 +13,12 @@ export const QUERY_KINDS: readonly QueryKind[] = [
   "adjacent",
   "method",
 ];
-const REQUIRED_KINDS: readonly QueryKind[] = ["direct", "terminology", "contradictory", "review"];
+export const REQUIRED_QUERY_KINDS: readonly QueryKind[] = [
+  "direct",
+  "terminology",
+  "contradictory",
+  "review",
+];
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 /** The parsed start arguments with every default filled in: what is stored and hashed. */
@@ -93,7 +98,7 @@ function checkPlan(plan: ScanStartArgs["queries"]): StartInputs["queries"] {
     }
     out.push({ id, kind: q.kind, text: text(q.text, `queries.queries[${i}].text`), must_not: [...mustNot] });
   }
-  const missing = REQUIRED_KINDS.filter((k) => !out.some((q) => q.kind === k));
+  const missing = REQUIRED_QUERY_KINDS.filter((k) => !out.some((q) => q.kind === k));
   if (missing.length) {
     throw invalidArgument(
       "queries.queries",

@@ -3,14 +3,12 @@
  * counts from here, so the time a first call waits while the SDK loads is inside its timeout
  * rather than added to it: the bound a harness sees is timeout + 1 s from when it sent the line.
  */
+import { processWide } from "../process-wide.js";
+
 type Id = string | number;
 
-/** One map for the process, on globalThis: the front notes arrivals, the SDK side (another bundle
- * of the published bin, with its own copy of this module) takes them. */
-const ARRIVALS = Symbol.for("resmon-mcp/arrivals");
-const shared = globalThis as { [ARRIVALS]?: Map<Id, number> };
-shared[ARRIVALS] ??= new Map<Id, number>();
-const arrivals: Map<Id, number> = shared[ARRIVALS];
+/** Noted by the front, taken by the SDK side: one map for both bundles of the bin (process-wide.ts). */
+const arrivals = processWide("arrivals", () => new Map<Id, number>());
 /** A call refused before its handler runs never takes its entry: keep the oldest few at most. */
 const MAX_PENDING = 1_000;
 
