@@ -1,6 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { hostname } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { ScanError } from "./errors.js";
 
 interface LockBody {
@@ -56,9 +66,82 @@ export interface HeldLock {
   cleared: { pid: number; tool: string; acquired_at: string } | null;
 }
 
+/** `<name>.<pid>.<hex>.tmp`: the temp files this module and fsio's atomic writes leave if killed. */
+const TEMP_NAME = /^(.+)\.(\d+)\.[0-9a-f]+\.tmp$/;
+
 /**
- * One lock per scan across processes: created exclusively, holding pid, tool and time. A dead
- * holder's lock is cleared; a live one is conflict scan_in_progress.
+ * Remove temp files of `name` (or of every file, when `name` is undefined) in `dir` whose writer is
+ * dead or that are older than any write takes: what a kill -9 mid-write leaves behind.
+ */
+function sweepTemps(dir: string, name?: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const m = TEMP_NAME.exec(entry);
+    if (!m || (name !== undefined && m[1] !== name)) continue;
+    const path = join(dir, entry);
+    try {
+      const old = Date.now() - statSync(path).mtimeMs > UNREADABLE_GRACE_MS;
+      if (old || !alive(Number(m[2]))) unlinkSync(path);
+    } catch {}
+  }
+}
+
+/** Write the whole body to a temp file beside the lock; its path. */
+function writeTemp(path: string, body: LockBody): string {
+  const tmp = `${path}.${process.pid}.${body.nonce}.tmp`;
+  const fd = openSync(tmp, "wx", 0o600);
+  try {
+    writeSync(fd, JSON.stringify(body));
+  } finally {
+    closeSync(fd);
+  }
+  return tmp;
+}
+
+/**
+ * Create the lock at `path` holding `body`, all at once: the body is written to a temp file and
+ * hard-linked to the lock's name, so a holder killed at any instant leaves either no lock or a whole
+ * one (never an empty file nobody can judge). Where the file system has no hard links, fall back to
+ * an exclusive create and a write. False when a lock is already there.
+ */
+function createLock(path: string, body: LockBody): boolean {
+  const tmp = writeTemp(path, body);
+  try {
+    linkSync(tmp, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw error;
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {}
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, "wx", 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, JSON.stringify(body));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * One lock per scan across processes: created exclusively and whole, holding pid, tool and time. A
+ * dead holder's lock is cleared (and the temp files a killed writer left in the scan's directory);
+ * a live one is conflict scan_in_progress.
  */
 export function acquireLock(path: string, tool: string, now: Date): HeldLock {
   const body: LockBody = {
@@ -68,13 +151,10 @@ export function acquireLock(path: string, tool: string, now: Date): HeldLock {
     host: hostname(),
     nonce: randomBytes(8).toString("hex"),
   };
+  sweepTemps(dirname(path), basename(path));
   let cleared: HeldLock["cleared"] = null;
   for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number;
-    try {
-      fd = openSync(path, "wx", 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if (!createLock(path, body)) {
       const holder = readLock(path);
       if (!stale(path, holder)) {
         throw new ScanError(
@@ -92,11 +172,8 @@ export function acquireLock(path: string, tool: string, now: Date): HeldLock {
       if (holder) cleared = { pid: holder.pid, tool: holder.tool, acquired_at: holder.acquired_at };
       continue;
     }
-    try {
-      writeSync(fd, JSON.stringify(body));
-    } finally {
-      closeSync(fd);
-    }
+    // Held: what a killed holder's atomic writes left in this scan's directory can go now.
+    sweepTemps(dirname(path));
     return {
       cleared,
       release() {

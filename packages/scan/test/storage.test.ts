@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultScanDataDir } from "../src/data-dir.js";
 import { ScanError } from "../src/errors.js";
@@ -102,6 +104,16 @@ describe("the per-scan lock", () => {
     held.release();
   });
 
+  it("taking the lock sweeps the temp files a killed writer left, never a live writer's", async () => {
+    const dead = await deadPid();
+    const left = [`scan.json.${dead}.0a1b2c3d.tmp`, `lock.${dead}.00112233aabbccdd.tmp`];
+    const live = `candidates.json.${process.pid}.deadbeef.tmp`;
+    for (const f of [...left, live, "evidence.md"]) writeFileSync(join(dir, f), "x");
+    const held = acquireLock(join(dir, "lock"), "scan_continue", new Date());
+    held.release();
+    expect(readdirSync(dir).sort()).toEqual([live, "evidence.md"].sort());
+  });
+
   it("release removes only its own lock", () => {
     const path = join(dir, "lock");
     const held = acquireLock(path, "scan_start", new Date());
@@ -112,4 +124,38 @@ describe("the per-scan lock", () => {
     held.release();
     expect(JSON.parse(readFileSync(path, "utf8")).nonce).toBe("theirs");
   });
+});
+
+describe("the per-scan lock under kill -9", () => {
+  // A child takes and releases the lock as fast as it can and is killed at an arbitrary instant, many
+  // times. Whatever instant the kill lands on (mid-create included), the next caller must get the lock
+  // at once, and nothing of the dead child's may stay in the directory after that caller releases.
+  it("a holder killed at any instant never blocks the next caller or leaves a file behind", async () => {
+    const lockJs = fileURLToPath(new URL("../dist/lock.js", import.meta.url));
+    const path = join(dir, "lock");
+    const loop = `import { acquireLock } from ${JSON.stringify(pathToFileURL(lockJs).href)};
+      process.stdout.write("go\\n");
+      for (;;) acquireLock(${JSON.stringify(path)}, "scan_continue", new Date()).release();`;
+    const KILLS = 60;
+    const blocked: string[] = [];
+    for (let i = 0; i < KILLS; i++) {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", loop], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+      // 1–6 ms into the loop: thousands of acquisitions in, at no particular point of one.
+      await new Promise((r) => setTimeout(r, 1 + (i % 6)));
+      const exited = new Promise((r) => child.on("exit", r));
+      child.kill("SIGKILL");
+      await exited;
+      try {
+        acquireLock(path, "scan_start", new Date()).release();
+      } catch (e) {
+        blocked.push(`kill ${i}: ${(e as Error).message} (${readdirSync(dir).join(", ")})`);
+        rmSync(path, { force: true });
+      }
+      expect(readdirSync(dir), `kill ${i}`).toEqual([]);
+    }
+    expect(blocked).toEqual([]);
+  }, 60_000);
 });
