@@ -13,6 +13,7 @@ import type { ScanEngine } from "@resmon/scan";
 import { Backend, type DiscoverFn, timeoutFrom } from "../backend/adapter.js";
 import { boundEchoes, invalidArgument, toEnvelope } from "../errors.js";
 import { log } from "../log.js";
+import { fastPathFrom } from "../protocol/fast-call.js";
 import {
   type JSONRPCMessage,
   type Session,
@@ -38,6 +39,8 @@ export interface ServerOptions {
   timeoutMs?: number;
   /** For tests: replace discovery. */
   discoverFn?: DiscoverFn;
+  /** Answer a 2025-era session's plain tools/call without the SDK (default RESMON_MCP_FAST_PATH, on unless "0"). */
+  fastPath?: boolean;
 }
 
 export type ToolOutcome = { ok: true; answer: Answer } | { ok: false; error: ErrorEnvelope };
@@ -188,7 +191,10 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
         served.push(serveTransport(host, transport));
       },
       open: (send) => {
-        const session = serveSession(host, send, (error) => log(`protocol: ${error.message}`));
+        const session = serveSession(host, send, {
+          onError: (error) => log(`protocol: ${error.message}`),
+          fastPath: options.fastPath ?? fastPathFrom(options.env ?? process.env),
+        });
         served.push(session);
         return session;
       },

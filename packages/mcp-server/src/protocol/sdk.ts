@@ -19,6 +19,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { takeArrival } from "./arrivals.js";
+import { callResult, createFastCalls } from "./fast-call.js";
 
 export type { JSONRPCMessage, Transport };
 
@@ -97,10 +98,7 @@ function buildServer(host: ToolHost): Server {
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     const receivedAt = takeArrival(ctx.mcpReq.id);
     const outcome = await host.callTool(request.params.name, request.params.arguments, receivedAt);
-    const result: CallToolResult = { content: [{ type: "text", text: outcome.text }] };
-    if (outcome.structured) result.structuredContent = outcome.structured;
-    if (outcome.isError) result.isError = true;
-    return result;
+    return callResult(outcome) as CallToolResult;
   });
   return server;
 }
@@ -111,6 +109,12 @@ export interface Session {
   close(): Promise<void>;
 }
 
+export interface SessionOptions {
+  onError?: (error: Error) => void;
+  /** Answer a 2025-era session's plain tools/call without the SDK (fast-call.ts; default true). */
+  fastPath?: boolean;
+}
+
 /**
  * Serve one connection of either era. `send` receives every answer as a message (the seam writes
  * it); `onError` gets the SDK's out-of-band reports.
@@ -118,12 +122,23 @@ export interface Session {
 export function serveSession(
   host: ToolHost,
   send: (message: JSONRPCMessage) => Promise<void>,
-  onError: (error: Error) => void = () => undefined,
+  options: SessionOptions = {},
 ): Session {
   let open = true;
+  type Json = Record<string, unknown>;
+  const fast =
+    options.fastPath === false
+      ? undefined
+      : createFastCalls({
+          legacyVersions: LEGACY_PROTOCOL_VERSIONS,
+          call: (name, args, id) => host.callTool(name, args, takeArrival(id)),
+          send: (message) => send(message as JSONRPCMessage),
+          isOpen: () => open,
+        });
   const transport: Transport = {
     async start() {},
     async send(message) {
+      fast?.sent(message as Json);
       if (open) await send(message);
     },
     async close() {
@@ -132,10 +147,14 @@ export function serveSession(
       transport.onclose?.();
     },
   };
-  const handle = serveStdio(() => buildServer(host), { transport, onerror: onError });
+  const handle = serveStdio(() => buildServer(host), {
+    transport,
+    onerror: options.onError ?? (() => undefined),
+  });
   return {
     deliver: (message) => {
-      if (open) transport.onmessage?.(message);
+      if (!open || fast?.take(message as Json)) return;
+      transport.onmessage?.(message);
     },
     close: () => handle.close(),
   };
