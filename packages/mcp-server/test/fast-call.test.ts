@@ -359,6 +359,24 @@ describe("what the fast path takes", () => {
     expect(sent).toEqual([{ result: { content: [{ type: "text", text: "{}" }] }, jsonrpc: "2.0", id: 1 }]);
   });
 
+  it("an answer that cannot be written is reported, never an unhandled rejection", async () => {
+    const errors: Error[] = [];
+    const fast = createFastCalls({
+      legacyVersions: ["2025-11-25"],
+      call: async () => ({ text: "{}", isError: false }),
+      send: async () => {
+        throw new Error("EPIPE");
+      },
+      isOpen: () => true,
+      onError: (e) => errors.push(e),
+    });
+    fast.take({ jsonrpc: "2.0", id: "k", method: "initialize", params: {} });
+    fast.sent({ result: { protocolVersion: "2025-11-25" }, jsonrpc: "2.0", id: "k" });
+    expect(fast.take(plain)).toBe(true);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(errors.map((e) => e.message)).toEqual(["Failed to send response: Error: EPIPE"]);
+  });
+
   it("a host that throws is answered as the SDK answers it", async () => {
     const sent: Json[] = [];
     const fast = createFastCalls({

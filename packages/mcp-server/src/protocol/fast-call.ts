@@ -69,6 +69,8 @@ export interface FastCallsOptions {
   send(message: Json): Promise<void>;
   /** Whether the session is still open: answers after its close are dropped, as the SDK drops them. */
   isOpen(): boolean;
+  /** An answer that could not be written (the SDK reports "Failed to send response" the same way). */
+  onError?(error: Error): void;
 }
 
 export interface FastCalls {
@@ -120,7 +122,9 @@ export function createFastCalls(options: FastCallsOptions): FastCalls {
       }
       if (!legacy || !isPlainToolCall(message) || inFlight.has(message.id)) return false;
       const { id, params } = message;
-      void answer(id, params.name, params.arguments);
+      answer(id, params.name, params.arguments).catch((error: unknown) =>
+        options.onError?.(new Error(`Failed to send response: ${String(error)}`)),
+      );
       return true;
     },
     sent(message) {

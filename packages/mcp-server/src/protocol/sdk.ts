@@ -134,6 +134,7 @@ export function serveSession(
           call: (name, args, id) => host.callTool(name, args, takeArrival(id)),
           send: (message) => send(message as JSONRPCMessage),
           isOpen: () => open,
+          ...(options.onError ? { onError: options.onError } : {}),
         });
   const transport: Transport = {
     async start() {},
