@@ -5,8 +5,8 @@
  * id}`; the 2025 codec passes a tools/call result through unchanged). It skips the SDK's per-message
  * work (its zod type guards on every message in and out, the request validated twice and the result
  * once), which the bench measured at about a quarter of a health call's overhead over stdio (issue 12;
- * tools/bench/RESULTS.md). Anything else — the 2026-07-28 era, a request with more than name,
- * arguments and a progress token, an id already in flight — goes to the SDK. A property test holds
+ * tools/bench/RESULTS.md). Anything else — the 2026-07-28 era, params beyond name, arguments and
+ * `_meta`, a `_meta` key the SDK reads, an id already in flight — goes to the SDK. A property test holds
  * every answer here byte-equal to the SDK's (test/fast-call.test.ts, in CI, nothing skipped).
  * RESMON_MCP_FAST_PATH=0 turns it off.
  */
@@ -39,11 +39,15 @@ export function fastPathFrom(env: Record<string, string | undefined>): boolean {
 }
 
 const hasOnly = (v: Json, allowed: readonly string[]) => Object.keys(v).every((k) => allowed.includes(k));
+/** `_meta` keys the SDK reads itself (MCP reserves the prefix). */
+const RESERVED_META = "io.modelcontextprotocol/";
 
 /**
  * A tools/call the SDK's 2025 path would hand to the tool host unchanged: params of name (a string),
- * arguments (a plain object the SDK's record schema copies as it is: no own `__proto__`) and a
- * `_meta` holding at most a progress token (this server sends no progress).
+ * arguments (a plain object the SDK's record schema copies as it is: no own `__proto__`) and a plain
+ * `_meta` whose progress token, if any, is a JSON-RPC id (this server sends no progress) and that
+ * holds no `io.modelcontextprotocol/` key (the SDK lifts or checks those: the 2026-07-28 envelope, a
+ * related task). A harness's own keys (a tool-use id, say) reach no handler either way.
  */
 export function isPlainToolCall(
   message: Json,
@@ -55,11 +59,8 @@ export function isPlainToolCall(
   if (args !== undefined && (!isPlain(args) || Object.hasOwn(args, "__proto__"))) return false;
   const meta = params._meta;
   if (meta === undefined) return true;
-  return (
-    isPlain(meta) &&
-    hasOnly(meta, ["progressToken"]) &&
-    (meta.progressToken === undefined || isId(meta.progressToken))
-  );
+  if (!isPlain(meta) || Object.keys(meta).some((k) => k.startsWith(RESERVED_META))) return false;
+  return !("progressToken" in meta) || isId(meta.progressToken);
 }
 
 export interface FastCallsOptions {
