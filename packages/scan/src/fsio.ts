@@ -15,9 +15,32 @@ export function ensureDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
+/** `<file>.<pid>.<hex>.tmp`: a temp file beside `path`, named for the process writing it. */
+export function tempPathFor(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+}
+
+const TEMP_NAME = /^.+\.(\d+)\.[0-9a-f]+\.tmp$/;
+
+/** The pid that writes the temp file named `entry` (tempPathFor), or undefined for any other name. */
+export function tempWriter(entry: string): number | undefined {
+  const m = TEMP_NAME.exec(entry);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Create `path` exclusively (0600) holding `text`; EEXIST when it is already there. */
+export function writeNew(path: string, text: string): void {
+  const fd = openSync(path, "wx", 0o600);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Write to a temp name in the same directory, fsync, rename over the target, fsync the directory. */
 export function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const tmp = tempPathFor(path);
   const fd = openSync(tmp, "wx", 0o600);
   try {
     writeSync(fd, text);

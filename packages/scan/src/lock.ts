@@ -1,17 +1,9 @@
 import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  linkSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+import { linkSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { ScanError } from "./errors.js";
+import { tempPathFor, tempWriter, writeNew } from "./fsio.js";
 
 interface LockBody {
   pid: number;
@@ -66,14 +58,11 @@ export interface HeldLock {
   cleared: { pid: number; tool: string; acquired_at: string } | null;
 }
 
-/** `<name>.<pid>.<hex>.tmp`: the temp files this module and fsio's atomic writes leave if killed. */
-const TEMP_NAME = /^(.+)\.(\d+)\.[0-9a-f]+\.tmp$/;
-
 /**
- * Remove temp files of `name` (or of every file, when `name` is undefined) in `dir` whose writer is
- * dead or that are older than any write takes: what a kill -9 mid-write leaves behind.
+ * Remove the temp files in `dir` (fsio's tempPathFor: the lock's own and the atomic writes') whose
+ * writer is dead or that are older than any write takes: what a kill -9 mid-write leaves behind.
  */
-function sweepTemps(dir: string, name?: string): void {
+function sweepTemps(dir: string): void {
   let entries: string[];
   try {
     entries = readdirSync(dir);
@@ -81,26 +70,14 @@ function sweepTemps(dir: string, name?: string): void {
     return;
   }
   for (const entry of entries) {
-    const m = TEMP_NAME.exec(entry);
-    if (!m || (name !== undefined && m[1] !== name)) continue;
+    const pid = tempWriter(entry);
+    if (pid === undefined) continue;
     const path = join(dir, entry);
     try {
       const old = Date.now() - statSync(path).mtimeMs > UNREADABLE_GRACE_MS;
-      if (old || !alive(Number(m[2]))) unlinkSync(path);
+      if (old || !alive(pid)) unlinkSync(path);
     } catch {}
   }
-}
-
-/** Write the whole body to a temp file beside the lock; its path. */
-function writeTemp(path: string, body: LockBody): string {
-  const tmp = `${path}.${process.pid}.${body.nonce}.tmp`;
-  const fd = openSync(tmp, "wx", 0o600);
-  try {
-    writeSync(fd, JSON.stringify(body));
-  } finally {
-    closeSync(fd);
-  }
-  return tmp;
 }
 
 /**
@@ -110,7 +87,9 @@ function writeTemp(path: string, body: LockBody): string {
  * an exclusive create and a write. False when a lock is already there.
  */
 function createLock(path: string, body: LockBody): boolean {
-  const tmp = writeTemp(path, body);
+  const text = JSON.stringify(body);
+  const tmp = tempPathFor(path);
+  writeNew(tmp, text);
   try {
     linkSync(tmp, path);
     return true;
@@ -123,19 +102,13 @@ function createLock(path: string, body: LockBody): boolean {
       unlinkSync(tmp);
     } catch {}
   }
-  let fd: number;
   try {
-    fd = openSync(path, "wx", 0o600);
+    writeNew(path, text);
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
   }
-  try {
-    writeSync(fd, JSON.stringify(body));
-  } finally {
-    closeSync(fd);
-  }
-  return true;
 }
 
 /**
@@ -151,7 +124,6 @@ export function acquireLock(path: string, tool: string, now: Date): HeldLock {
     host: hostname(),
     nonce: randomBytes(8).toString("hex"),
   };
-  sweepTemps(dirname(path), basename(path));
   let cleared: HeldLock["cleared"] = null;
   for (let attempt = 0; attempt < 3; attempt++) {
     if (!createLock(path, body)) {
@@ -172,7 +144,7 @@ export function acquireLock(path: string, tool: string, now: Date): HeldLock {
       if (holder) cleared = { pid: holder.pid, tool: holder.tool, acquired_at: holder.acquired_at };
       continue;
     }
-    // Held: what a killed holder's atomic writes left in this scan's directory can go now.
+    // Held: what a killed writer left in this scan's directory (a lock's temp, an atomic write's) goes now.
     sweepTemps(dirname(path));
     return {
       cleared,

@@ -10,7 +10,7 @@
  * every answer here byte-equal to the SDK's (test/fast-call.test.ts, in CI, nothing skipped).
  * RESMON_MCP_FAST_PATH=0 turns it off.
  */
-import { isId, isPlain } from "./lines.js";
+import { isId, isPlain, onlyKeys } from "./lines.js";
 
 type Json = Record<string, unknown>;
 type Id = string | number;
@@ -38,7 +38,6 @@ export function fastPathFrom(env: Record<string, string | undefined>): boolean {
   return env.RESMON_MCP_FAST_PATH !== "0";
 }
 
-const hasOnly = (v: Json, allowed: readonly string[]) => Object.keys(v).every((k) => allowed.includes(k));
 /** `_meta` keys the SDK reads itself (MCP reserves the prefix). */
 const RESERVED_META = "io.modelcontextprotocol/";
 
@@ -54,7 +53,7 @@ export function isPlainToolCall(
 ): message is Json & { id: Id; params: Json & { name: string } } {
   if (message.method !== "tools/call" || !isId(message.id) || !isPlain(message.params)) return false;
   const params = message.params;
-  if (!hasOnly(params, ["name", "arguments", "_meta"]) || typeof params.name !== "string") return false;
+  if (!onlyKeys(params, ["name", "arguments", "_meta"]) || typeof params.name !== "string") return false;
   const args = params.arguments;
   if (args !== undefined && (!isPlain(args) || Object.hasOwn(args, "__proto__"))) return false;
   const meta = params._meta;

@@ -9,7 +9,7 @@
  * hands it the messages the front took, so the SDK's state is what it would have been).
  */
 import { RECORDED } from "../generated/first-answers.js";
-import { isPlain } from "./lines.js";
+import { isPlain, onlyKeys } from "./lines.js";
 
 type Json = Record<string, unknown>;
 type Id = string | number;
@@ -18,7 +18,6 @@ const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 
-const onlyKeys = (v: Json, allowed: readonly string[]) => Object.keys(v).every((k) => allowed.includes(k));
 const isEmptyObject = (v: unknown) => isPlain(v) && Object.keys(v).length === 0;
 
 function plainClientInfo(info: unknown): boolean {

@@ -34,6 +34,9 @@ export interface LineReader {
 }
 
 export const isPlain = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+/** Every key of `v` is one of `allowed`. */
+export const onlyKeys = (v: Json, allowed: readonly string[]): boolean =>
+  Object.keys(v).every((k) => allowed.includes(k));
 /** JSON.parse makes "__proto__" an own key; the schema's copy drops it, so such objects go to the schema. */
 const isPlainCopyable = (v: unknown): v is Json => isPlain(v) && !Object.hasOwn(v, "__proto__");
 /** A JSON-RPC id as the SDK's schema takes it: a string or a safe integer. */

@@ -23,6 +23,8 @@ import { callResult, createFastCalls } from "./fast-call.js";
 
 export type { JSONRPCMessage, Transport };
 
+type Json = Record<string, unknown>;
+
 export interface ToolCallOutcome {
   /** Compact JSON of the answer or the error envelope. */
   text: string;
@@ -125,7 +127,6 @@ export function serveSession(
   options: SessionOptions = {},
 ): Session {
   let open = true;
-  type Json = Record<string, unknown>;
   const fast =
     options.fastPath === false
       ? undefined
