@@ -1,6 +1,6 @@
 // Writes the index of a folder of one-export modules: `<dir>/<name>.ts` exports `<name>`, and the
 // index is `export const MODULES = { <name>, ... }`. The contract's table (src/tools) and the
-// server's handler registry (src/pipeline/handlers) are such folders, so adding a tool touches no list.
+// server's handler registry (src/handlers) are such folders, so adding a tool touches no list.
 // Order is kept: names already in the index stay where they are and new ones are appended, so the
 // table's order (tools/list's) only grows at the end. Runs first in a package's build;
 // `--check` writes nothing and exits 1 when the index is stale.

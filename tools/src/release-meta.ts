@@ -18,7 +18,7 @@ const run = promisify(execFile);
 
 /**
  * THE PROJECT'S REPOSITORY: not known when this was written. Change it here (owner and name on
- * GitHub), run `pnpm --filter @resmon/tools exec tsx src/release-meta.ts --write`, commit.
+ * GitHub), run `pnpm --filter @resmon/dev-scripts exec tsx src/release-meta.ts --write`, commit.
  * npm provenance and the MCP Registry both check it, so it must be right before the first publish.
  */
 export const REPOSITORY = { owner: "ryanjosephkamp", name: "resmon-mcp" } as const;
@@ -154,7 +154,7 @@ runIfMain(import.meta.url, "release-meta", async (argv) => {
   if (stale.length === 0) return 0;
   console.error(
     `stale release metadata (repository, mcpName, versions) in ${stale.join(", ")}: run ` +
-      "`pnpm --filter @resmon/tools exec tsx src/release-meta.ts --write`",
+      "`pnpm --filter @resmon/dev-scripts exec tsx src/release-meta.ts --write`",
   );
   return 1;
 });

@@ -122,10 +122,14 @@ describe.skipIf(!BUILT)("pnpm demo", () => {
   it.skipIf(!HAVE_SCRIPT)(
     "Ctrl-C in a terminal, under pnpm, exits 0 without pnpm's ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL",
     async () => {
-      const child = spawn("script", ["-qefc", "pnpm --filter @resmon/tools run demo --serve", "/dev/null"], {
-        cwd: ROOT,
-        stdio: ["pipe", "pipe", "pipe"],
-      });
+      const child = spawn(
+        "script",
+        ["-qefc", "pnpm --filter @resmon/dev-scripts run demo --serve", "/dev/null"],
+        {
+          cwd: ROOT,
+          stdio: ["pipe", "pipe", "pipe"],
+        },
+      );
       // The byte a terminal sends for Ctrl-C, typed into the pseudo-terminal.
       const run = await interruptWhenReady(child, "Serving until Ctrl-C.", () => child.stdin?.write("\x03"));
       expect(run.output).toContain("Stopped: the stand-in is down");

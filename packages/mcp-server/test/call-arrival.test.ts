@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createResmonTools } from "../src/pipeline/server.js";
 import { noteArrival, takeArrival } from "../src/protocol/arrivals.js";
+import { createResmonTools } from "../src/server.js";
 import { fakeDiscover } from "./helpers/fake-backend.js";
 
 const HEALTH = {

@@ -1,6 +1,6 @@
 import { TOOLS, toToolJsonSchema } from "@resmon/mcp-contract";
 import { describe, expect, it } from "vitest";
-import { isCredentialField, withoutCredentialFields } from "../src/pipeline/credential-fields.js";
+import { isCredentialField, withoutCredentialFields } from "../src/credential-fields.js";
 
 /** Found by `pnpm reliability`: health, get_routine, get_execution … passed resmon's nested objects on with any credential field in them. */
 describe("credential-named fields never leave in an answer", () => {

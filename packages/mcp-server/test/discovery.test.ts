@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestkit } from "@resmon/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { createResmonTools } from "../src/pipeline/server.js";
+import { createResmonTools } from "../src/server.js";
 
 /** The server's own discovery (the API client's), end to end in-process: each refusal says what it found. */
 const dirs: string[] = [];

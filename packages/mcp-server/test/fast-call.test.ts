@@ -13,8 +13,8 @@ import { READ_TOOLS, TOOL_BY_NAME, TOOL_NAMES } from "@resmon/mcp-contract";
 import { startTestkit } from "@resmon/testkit";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createServer } from "../src/pipeline/server.js";
 import { createFastCalls, isPlainToolCall } from "../src/protocol/fast-call.js";
+import { createServer } from "../src/server.js";
 import { type FakeReply, fakeDiscover } from "./helpers/fake-backend.js";
 
 type Json = Record<string, unknown>;

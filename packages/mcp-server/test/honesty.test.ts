@@ -3,7 +3,7 @@
  * health fields resmon did not send, and destinations inside last_error.
  */
 import { describe, expect, it } from "vitest";
-import { deliverySummary } from "../src/pipeline/shape/routine.js";
+import { deliverySummary } from "../src/shape/routine.js";
 import type { FakeReply, SeenRequest } from "./helpers/fake-backend.js";
 import { useFakeSession } from "./helpers/fake-session.js";
 

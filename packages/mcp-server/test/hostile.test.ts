@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { discover } from "@resmon/api-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createResmonTools } from "../src/pipeline/server.js";
+import { createResmonTools } from "../src/server.js";
 import { cleanEnv, HAVE_CLI, RawServer } from "./helpers/spawn.js";
 
 const MiB = 1024 * 1024;

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { CONTRACT_VERSION, READ_TOOLS, TOOL_NAMES, TOOLS, WRITE_TOOLS } from "@resmon/mcp-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HANDLERS } from "../src/pipeline/handlers/index.js";
-import { instructionsText } from "../src/pipeline/host-info.js";
+import { HANDLERS } from "../src/handlers/index.js";
+import { instructionsText } from "../src/host-info.js";
 import { PACKAGE_VERSION } from "../src/version.js";
 import { fakeDiscover } from "./helpers/fake-backend.js";
 import { connectInMemory, isError, parsed } from "./helpers/mcp.js";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { WRITE_TOOL_COUNT } from "../generated/identity.js";
+import { isReadOnly } from "../host-info.js";
 import { log } from "../log.js";
-import { isReadOnly } from "../pipeline/host-info.js";
 import { startStdio } from "../protocol/stdio.js";
 import { PACKAGE_VERSION } from "../version.js";
 

@@ -8,10 +8,7 @@ import type { LoadedServer } from "../protocol/stdio.js";
 
 export async function loadServer(): Promise<LoadedServer> {
   try {
-    const [{ createServer }, sdk] = await Promise.all([
-      import("../pipeline/server.js"),
-      import("../protocol/sdk.js"),
-    ]);
+    const [{ createServer }, sdk] = await Promise.all([import("../server.js"), import("../protocol/sdk.js")]);
     const { server } = createServer();
     return {
       check: (value) => sdk.checkMessage(value) as ReturnType<LoadedServer["check"]>,

@@ -4,7 +4,7 @@
  * gen-first-answers.mjs at build time (it writes generated/first-answers.ts) and by `pnpm check`
  * (which fails when the SDK would now answer differently from what is committed).
  */
-import { createServer } from "../pipeline/server.js";
+import { createServer } from "../server.js";
 import {
   type JSONRPCMessage,
   LEGACY_FALLBACK_VERSION,

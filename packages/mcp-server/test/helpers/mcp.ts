@@ -1,5 +1,5 @@
 import { type CallToolResult, Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { createServer, type ServerOptions } from "../../src/pipeline/server.js";
+import { createServer, type ServerOptions } from "../../src/server.js";
 
 /** An SDK Client talking to an in-process server over InMemoryTransport. */
 export async function connectInMemory(

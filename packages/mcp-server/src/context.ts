@@ -1,6 +1,6 @@
 import type { ToolArgs, ToolName, ToolResult } from "@resmon/mcp-contract";
 import type { ScanEngine } from "@resmon/scan";
-import type { CallBackend } from "../backend/adapter.js";
+import type { CallBackend } from "./backend/adapter.js";
 
 /** A success answer: the tool's documented shape (checked against its output schema before it is sent). */
 export type Answer = Record<string, unknown>;

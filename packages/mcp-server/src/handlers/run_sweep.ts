@@ -1,5 +1,5 @@
-import { ToolError } from "../../errors.js";
 import type { Handler } from "../context.js";
+import { ToolError } from "../errors.js";
 import { answerOf } from "../shape/answer.js";
 import { asRecord } from "../shape/values.js";
 

@@ -1,6 +1,6 @@
 import type { ToolResult } from "@resmon/mcp-contract";
-import { ToolError } from "../../errors.js";
 import type { Handler } from "../context.js";
+import { ToolError } from "../errors.js";
 import { answerOf } from "../shape/answer.js";
 import { markNotReported } from "../shape/reported.js";
 import { asRecord } from "../shape/values.js";

@@ -1,5 +1,5 @@
-import { CONTRACT_VERSION, READ_TOOL_COUNT, SERVER_NAME, WRITE_TOOL_COUNT } from "../generated/identity.js";
-import { PACKAGE_VERSION } from "../version.js";
+import { CONTRACT_VERSION, READ_TOOL_COUNT, SERVER_NAME, WRITE_TOOL_COUNT } from "./generated/identity.js";
+import { PACKAGE_VERSION } from "./version.js";
 
 /**
  * Who this server says it is in its initialize answer. No zod, no SDK: the start-up front

@@ -1,5 +1,5 @@
-import { invalidArgument } from "../../errors.js";
 import type { Handler } from "../context.js";
+import { invalidArgument } from "../errors.js";
 
 function asText(data: unknown): string {
   return typeof data === "string" ? data : JSON.stringify(data);

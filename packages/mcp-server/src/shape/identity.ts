@@ -1,5 +1,5 @@
 import { parseIdentity } from "@resmon/api-client";
-import { ToolError } from "../../errors.js";
+import { ToolError } from "../errors.js";
 
 /**
  * Check a bound answer's identity. Missing, malformed or unsupported → identity_unavailable;

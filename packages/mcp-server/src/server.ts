@@ -10,10 +10,14 @@ import {
   toolsListEntries,
 } from "@resmon/mcp-contract";
 import type { ScanEngine } from "@resmon/scan";
-import { Backend, type DiscoverFn, timeoutFrom } from "../backend/adapter.js";
-import { boundEchoes, invalidArgument, toEnvelope } from "../errors.js";
-import { log } from "../log.js";
-import { fastPathFrom } from "../protocol/fast-call.js";
+import { Backend, type DiscoverFn, timeoutFrom } from "./backend/adapter.js";
+import type { Answer, Ctx, Handler } from "./context.js";
+import { withoutCredentialFields } from "./credential-fields.js";
+import { boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
+import { HANDLERS } from "./handlers/index.js";
+import { hostInfo, isReadOnly } from "./host-info.js";
+import { log } from "./log.js";
+import { fastPathFrom } from "./protocol/fast-call.js";
 import {
   type JSONRPCMessage,
   type Session,
@@ -22,13 +26,9 @@ import {
   type ToolCallOutcome,
   type ToolHost,
   type Transport,
-} from "../protocol/sdk.js";
-import { jsonText, scrubDeep } from "../scrub.js";
-import type { Answer, Ctx, Handler } from "./context.js";
-import { withoutCredentialFields } from "./credential-fields.js";
-import { HANDLERS } from "./handlers/index.js";
-import { hostInfo, isReadOnly } from "./host-info.js";
+} from "./protocol/sdk.js";
 import { scanEngineFor } from "./scan.js";
+import { jsonText, scrubDeep } from "./scrub.js";
 
 export interface ServerOptions {
   /** The environment to read RESMON_* from (default: process.env). */

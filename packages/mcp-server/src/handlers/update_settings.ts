@@ -1,7 +1,7 @@
 import type { ResmonClient } from "@resmon/api-client";
 import { classifySettingsKey, type SettingsGroup } from "@resmon/mcp-contract";
-import { invalidArgument, ToolError } from "../../errors.js";
 import type { Handler } from "../context.js";
+import { invalidArgument, ToolError } from "../errors.js";
 import { markNotReported } from "../shape/reported.js";
 import { requireRecord } from "../shape/values.js";
 

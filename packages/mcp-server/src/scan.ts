@@ -6,10 +6,10 @@ import {
   type ScanEnvelope,
   ScanError,
 } from "@resmon/scan";
-import type { Backend } from "../backend/adapter.js";
-import { ToolError } from "../errors.js";
+import type { Backend } from "./backend/adapter.js";
 import type { Ctx } from "./context.js";
 import { intFromEnv } from "./env-int.js";
+import { ToolError } from "./errors.js";
 import { answerOf } from "./shape/answer.js";
 
 /**

@@ -1,6 +1,6 @@
 /** Small, total readers for backend JSON, which resmon does not describe in its OpenAPI. */
 
-import { ToolError } from "../../errors.js";
+import { ToolError } from "../errors.js";
 
 export type JsonRecord = Record<string, unknown>;
 

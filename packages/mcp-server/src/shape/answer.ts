@@ -1,6 +1,6 @@
 import { TOOL_BY_NAME, type ToolDef, type ToolName, type ToolResult } from "@resmon/mcp-contract";
-import { ToolError } from "../../errors.js";
-import { log } from "../../log.js";
+import { ToolError } from "../errors.js";
+import { log } from "../log.js";
 
 /**
  * The one check of an answer built from resmon's data against its row's output schema, which makes
