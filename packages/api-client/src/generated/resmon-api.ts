@@ -3485,6 +3485,91 @@ export interface components {
         SettingsUpdated: {
             success: boolean;
         };
+        /** @description The plain acknowledgement resmon sends after a write. */
+        Succeeded: {
+            /** @constant */
+            success: true;
+        };
+        ReadingQueueEntry: {
+            document_id: number;
+            /** @enum {string} */
+            status: "to_read" | "read";
+            saved_at: string;
+            updated_at?: string | null;
+            read_at: string | null;
+            /** @description The paper's corpus columns, each present when the row has it. */
+            document: {
+                id: number;
+                source_repository?: string | null;
+                external_id?: string | null;
+                doi?: string | null;
+                title?: string | null;
+                authors?: unknown;
+                abstract?: string | null;
+                publication_date?: string | null;
+                url?: string | null;
+                categories?: unknown;
+                first_seen_at?: string | null;
+            };
+        };
+        ReadingQueuePage: {
+            entries: components["schemas"]["ReadingQueueEntry"][];
+            total: number;
+            limit: number;
+            offset: number;
+            /** @enum {string|null} */
+            status: "to_read" | "read" | null;
+            counts: {
+                to_read: number;
+                read: number;
+                all: number;
+            };
+        };
+        /** @description One event of a run (execution_start, stage, repo_start, repo_done, repo_error, log_entry, complete, cancelled, error, …); the last one is type complete, with status, result_count, new_count and elapsed. */
+        ProgressEvent: {
+            type: string;
+            timestamp?: string;
+            execution_id?: number;
+            execution_type?: string;
+            repositories?: string[];
+            total_repos?: number;
+            stage?: string;
+            message?: string;
+            repository?: string;
+            index?: number;
+            status?: string;
+            result_count?: number;
+            new_count?: number;
+            elapsed?: number;
+            error?: string;
+        };
+        SavedConfiguration: {
+            id: number;
+            name: string;
+            config_type: string;
+            /** @description Decoded from its stored JSON when it parses, else the stored string. */
+            parameters?: unknown;
+        };
+        /** @description A past run (execution_id set) or an upcoming routine fire (status scheduled). */
+        CalendarEvent: {
+            id?: unknown;
+            title: string;
+            start: string;
+            end?: string;
+            allDay?: boolean;
+            color?: string;
+            execution_id?: number | null;
+            routine_id?: number | null;
+            type?: string;
+            status?: string;
+            query?: string | null;
+            total_results?: number | null;
+            new_results?: number | null;
+        };
+        /** @description A settings group's {key: value} map. */
+        SettingsGroup: {
+            [key: string]: components["schemas"]["SettingValue"];
+        };
     };
     responses: {
         /** @description The request guard refused it (token_missing / token_invalid on 401; host_refused / origin_refused on 403). */
@@ -3552,15 +3637,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        ai_keys_removed: number;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -3580,15 +3670,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        configs_removed: number;
+                        executions_removed: number;
+                        ai_keys_removed: number;
+                        repo_keys_removed: number;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -3608,15 +3706,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        configs_removed: number;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -3636,7 +3739,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3664,15 +3767,21 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        configs_removed: number;
+                        executions_removed: number;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -3692,15 +3801,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        executions_removed: number;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -3716,15 +3830,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        repo_keys_removed: number;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -3744,15 +3863,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        configs_removed: number;
+                        executions_removed: number;
+                        settings_cleared: number;
+                        ai_keys_removed: number;
+                        repo_keys_removed: number;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -3772,15 +3900,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        settings_cleared: number;
+                        ai_keys_removed: number;
+                        repo_keys_removed: number;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -3800,15 +3935,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        models: unknown[];
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -3975,7 +4113,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: resmon 1.7's handler returns analytics' cached summary payload, whose fields the public source does not establish for 2.3; no recorded answer */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4003,7 +4141,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4033,7 +4171,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4059,7 +4197,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4087,7 +4225,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4116,7 +4254,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4142,7 +4280,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4168,7 +4306,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4194,7 +4332,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4222,7 +4360,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4252,7 +4390,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4276,7 +4414,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4304,7 +4442,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4332,7 +4470,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4356,7 +4494,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4384,7 +4522,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4411,13 +4549,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CalendarEvent"][];
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -4439,15 +4577,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        uploaded: number;
+                        total_files: number;
+                        folder_name: string | null;
+                        web_view_link: string | null;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -4463,15 +4609,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        auth_url: string;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -4487,13 +4636,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        is_linked: boolean;
+                        api_ok: boolean;
+                        api_reason: string | null;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -4511,13 +4664,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Succeeded"];
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -4537,13 +4690,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SavedConfiguration"][];
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -4565,13 +4718,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        config_type: string;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -4593,15 +4750,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        path: string;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -4621,13 +4781,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        imported: number;
+                        routines_created: number;
+                        errors: unknown[];
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -4651,17 +4815,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        id: number;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
@@ -4677,17 +4844,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Succeeded"];
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
@@ -4729,13 +4897,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        valid: boolean;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -4759,15 +4929,16 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Succeeded"];
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -4785,13 +4956,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Succeeded"];
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -4814,7 +4985,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4840,7 +5011,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4866,7 +5037,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4892,7 +5063,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4974,7 +5145,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5026,7 +5197,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5050,7 +5221,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5074,7 +5245,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5102,7 +5273,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5126,7 +5297,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5150,7 +5321,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5174,7 +5345,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5198,7 +5369,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5224,7 +5395,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5250,7 +5421,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5276,7 +5447,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5302,7 +5473,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5328,7 +5499,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -5355,7 +5526,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5382,7 +5553,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5409,7 +5580,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5436,7 +5607,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5462,7 +5633,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5488,7 +5659,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5514,7 +5685,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5541,7 +5712,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5567,7 +5738,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5593,7 +5764,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5620,7 +5791,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5647,7 +5818,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5699,13 +5870,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        active_ids: number[];
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -5727,17 +5900,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        path: string;
+                        count: number;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
@@ -5783,17 +5961,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Succeeded"];
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
@@ -5809,17 +5988,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        status: "cancellation_requested";
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
+            409: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
@@ -5835,7 +6018,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5865,7 +6048,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5891,17 +6074,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        log_text: string;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
@@ -5917,17 +6103,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProgressEvent"][];
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
@@ -5945,17 +6132,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description text/event-stream */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "text/event-stream": string;
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
@@ -6006,17 +6194,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        report_text: string;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
@@ -6036,7 +6227,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -6093,15 +6284,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description JSON records, or BibTeX / RIS / CSV text. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ReferenceRecord"][];
+                    "application/x-bibtex": string;
+                    "application/x-research-info-systems": string;
+                    "text/csv": string;
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -6121,7 +6316,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: resmon 1.7's handler returns explorer.facets(...), whose shape the public source does not establish for 2.3; no recorded answer */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6233,7 +6428,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6260,7 +6455,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6290,7 +6485,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6318,7 +6513,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6346,7 +6541,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6376,7 +6571,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6406,7 +6601,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6435,7 +6630,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6463,7 +6658,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6487,7 +6682,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: resmon 1.7's handler returns the lifecycle module's report payload, whose fields the public source does not establish for 2.3; no recorded answer */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6515,13 +6710,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        status: "started";
+                        limit: unknown;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -6543,13 +6742,16 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        events: Record<string, unknown>;
+                        checked: Record<string, unknown>;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -6567,7 +6769,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6595,7 +6797,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6623,7 +6825,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6647,7 +6849,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6671,7 +6873,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6695,7 +6897,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6719,7 +6921,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6743,7 +6945,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6826,7 +7028,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6854,7 +7056,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6878,7 +7080,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6935,7 +7137,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6961,7 +7163,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6987,7 +7189,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7015,7 +7217,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7073,13 +7275,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ReadingQueuePage"];
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -7101,7 +7303,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: the 2.3 handler is not public: reading_queue.save returns the entry, but whether the route answers it as is or wrapped is not established; no recorded answer */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7131,7 +7333,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: the 2.3 handler is not public: reading_queue.set_status returns the entry, but whether the route answers it as is or wrapped is not established; no recorded answer */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7157,7 +7359,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: the 2.3 handler is not public: reading_queue.remove returns whether a row went, but the route's answer is not established; no recorded answer */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7181,13 +7383,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        ttl_sec: number;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -7233,7 +7439,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7257,7 +7463,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7281,7 +7487,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7309,7 +7515,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7419,17 +7625,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        id: number;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
@@ -7445,17 +7654,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Succeeded"];
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
@@ -7581,7 +7791,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7611,7 +7821,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7642,7 +7852,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7669,7 +7879,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7739,13 +7949,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": unknown[];
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -7767,13 +7977,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        execution_id: number;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -7791,13 +8003,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": unknown[];
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -7846,7 +8058,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: resmon 1.7's handler builds it field by field from daemon.lock and a health probe, differently per state; not established for 2.3 and no recorded answer */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7874,13 +8086,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        installed: true;
+                        unit_path: string;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -7898,13 +8114,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        installed: boolean;
+                        unit_path: string;
+                        platform: string;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -7926,13 +8146,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        installed: false;
+                        unit_path: string;
+                        removed: unknown;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -8003,7 +8228,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8080,13 +8305,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SettingsGroup"];
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -8108,13 +8333,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SettingsUpdated"];
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -8185,15 +8410,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        recipient: string;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -8262,13 +8492,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        max_concurrent_executions: number;
+                        routine_fire_queue_limit: number;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -8290,15 +8523,21 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        max_concurrent_executions: number;
+                        routine_fire_queue_limit: number;
+                    };
                 };
             };
+            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];
@@ -8448,13 +8687,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        status: "muted";
+                        finding_key: string;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -8476,13 +8719,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Not known: TODO */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        status: "unmuted";
+                        finding_key: string;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
