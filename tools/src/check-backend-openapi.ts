@@ -13,6 +13,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadOpenApi } from "./api-update.js";
 import { runIfMain } from "./run-main.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -319,19 +320,7 @@ async function loadTheirs(source: string, tokenFile: string | undefined): Promis
       ? { ok: true, doc }
       : { ok: false, absent: false, message: `${source} is not an OpenAPI document` };
   }
-  let text: string;
-  try {
-    text = await readFile(source, "utf8");
-  } catch {
-    return { ok: false, absent: true, message: `${source} does not exist` };
-  }
-  try {
-    const doc = JSON.parse(text) as Json;
-    if (isObject(doc)) return { ok: true, doc };
-  } catch {
-    /* reported below */
-  }
-  return { ok: false, absent: false, message: `${source} is not a JSON OpenAPI document` };
+  return loadOpenApi(source);
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
