@@ -35,8 +35,7 @@ async function main(): Promise<void> {
         "Environment: RESMON_PORT or RESMON_PORT_FILE (which resmon), RESMON_STATE_DIR (where its token is),\n" +
         "RESMON_MCP_READ_ONLY=1 (reads only), RESMON_MCP_TIMEOUT_MS (per request, default 30000),\n" +
         "RESMON_MCP_MAX_BODY_BYTES (largest answer read, default 6 MiB),\n" +
-        "RESMON_MCP_SCAN_DATA (scan state), RESMON_MCP_SCAN_WAIT_MS (per scan call, default 20000),\n" +
-        "RESMON_MCP_FAST_PATH=0 (every tools/call through the SDK).\n" +
+        "RESMON_MCP_SCAN_DATA (scan state), RESMON_MCP_SCAN_WAIT_MS (per scan call, default 20000).\n" +
         "`resmon-mcp doctor` prints what discovery sees and what to do; exit 0 only when a resmon answered.\n" +
         "`resmon-mcp doctor --tools` also calls every read tool and checks each answer against the contract;\n" +
         `add --writes to call the ${WRITE_TOOL_COUNT} writes too (it says first what it will create or start).\n`,
