@@ -30,6 +30,7 @@ import {
 } from "./protocol/sdk.js";
 import { scanEngineFor } from "./scan.js";
 import { jsonText, scrubDeep } from "./scrub.js";
+import { FIRST_ISSUE_ONLY } from "./shape/answer.js";
 
 export interface ServerOptions {
   /** The environment to read RESMON_* from (default: process.env; config.ts parses it). */
@@ -53,9 +54,6 @@ function fieldOf(issue: { path: readonly PropertyKey[]; code?: string; keys?: re
 }
 
 /** Validate arguments ourselves: the SDK's -32602 text is not the spec's error shape. */
-/** Stop at the first issue, which is all a refusal names (shape/answer.ts says why). */
-const FIRST_ISSUE_ONLY = { abortEarly: true } as Parameters<ToolDef["input"]["safeParse"]>[1];
-
 function validateArguments(def: ToolDef, raw: unknown): Record<string, unknown> {
   const input = raw ?? {};
   if (typeof input !== "object" || Array.isArray(input)) {

@@ -11,6 +11,7 @@ import {
 } from "@resmon/api-client";
 import { backendUnavailable, invalidArgument, ToolError } from "../errors.js";
 import { registerSecret } from "../scrub.js";
+import { asRecord } from "../shape/values.js";
 
 /**
  * The one module that adapts @resmon/api-client for the handlers: lazy discovery, a cached
@@ -291,12 +292,6 @@ function conflictHeaders(error: ApiError): Record<string, unknown> {
   const id = Number(headers["x-resmon-execution-id"]);
   if (Number.isInteger(id) && id > 0) out.execution_id = id;
   return out;
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 }
 
 export function mapApiError(error: ApiError, baseUrl: string, options: CallOptions): ToolError {
