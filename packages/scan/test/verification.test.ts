@@ -153,6 +153,14 @@ describe("verification against resmon's record", () => {
       [...((bibCall?.body as { document_ids?: number[] } | undefined)?.document_ids ?? [])].sort(),
     ).toEqual([...packetIds].sort());
     expect(r.kit.strictnessRefusals()).toBe(0);
+    // In rank order (resmon exports in its own order): each entry's DOI or title is the packet's at that rank.
+    const entries = bib.split(/\n(?=@)/).filter((x) => x.trim().startsWith("@"));
+    entries.forEach((entry, i) => {
+      const p = evidence.packets[i] as { doi: string | null; title: string | null };
+      const doi = /doi = \{(.*)\}/.exec(entry)?.[1] ?? null;
+      if (p.doi && doi) expect(doi.toLowerCase()).toBe(p.doi.toLowerCase());
+      else expect(entry).toContain(String(p.title));
+    });
 
     // The result row says the same.
     expect(done.payload.retracted).toEqual([expect.objectContaining({ doc_id: 7 })]);
