@@ -108,6 +108,11 @@ export const PLACES: Place[] = [
     ],
   },
   {
+    file: "packages/mcp-server/README.md",
+    pattern: /<!-- variables:begin -->\n([\s\S]*?)<!-- variables:end -->/,
+    figures: ["config.variables"],
+  },
+  {
     file: "README.md",
     pattern: /<!-- reliability-run:begin -->\n([\s\S]*?)<!-- reliability-run:end -->/,
     figures: ["reliability.full.run"],

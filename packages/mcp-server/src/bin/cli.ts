@@ -1,6 +1,6 @@
 #!/usr/bin/env node
+import { helpLines, readConfig, startupLines } from "../config.js";
 import { WRITE_TOOL_COUNT } from "../generated/identity.js";
-import { isReadOnly } from "../host-info.js";
 import { log } from "../log.js";
 import { startStdio } from "../protocol/stdio.js";
 import { PACKAGE_VERSION } from "../version.js";
@@ -32,18 +32,17 @@ async function main(): Promise<void> {
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stderr.write(
       "resmon-mcp: a stdio MCP server for a running resmon.\n" +
-        "Environment: RESMON_PORT or RESMON_PORT_FILE (which resmon), RESMON_STATE_DIR (where its token is),\n" +
-        "RESMON_MCP_READ_ONLY=1 (reads only), RESMON_MCP_TIMEOUT_MS (per request, default 30000),\n" +
-        "RESMON_MCP_MAX_BODY_BYTES (largest answer read, default 6 MiB),\n" +
-        "RESMON_MCP_SCAN_DATA (scan state), RESMON_MCP_SCAN_WAIT_MS (per scan call, default 20000).\n" +
+        `Environment:\n${helpLines().join("\n")}\n` +
         "`resmon-mcp doctor` prints what discovery sees and what to do; exit 0 only when a resmon answered.\n" +
         "`resmon-mcp doctor --tools` also calls every read tool and checks each answer against the contract;\n" +
         `add --writes to call the ${WRITE_TOOL_COUNT} writes too (it says first what it will create or start).\n`,
     );
     return;
   }
+  const config = readConfig();
+  for (const line of startupLines(config)) log(line);
   const entry = startStdio({
-    readOnly: isReadOnly(process.env),
+    readOnly: config.readOnly,
     input: process.stdin,
     output: process.stdout,
     load: () =>
