@@ -144,9 +144,12 @@ function perCallRows(label: string, perCall: PerCallReport, bareRss: number, asG
   return rows;
 }
 
-/** Issue 12's per-call goal: the server's overhead within 0.15 ms (median) of the bridge's, in one loop. */
+/**
+ * Issue 12's per-call goal: the server's overhead within 0.15 ms (median) of the bridge's, in one
+ * loop; and each `--compare` build's overhead in that same loop (info), the fair before/after.
+ */
 function sideBySideRows(measured: SideBySide[]): Row[] {
-  return measured.map((m) =>
+  return measured.flatMap((m) => [
     row(
       `per-call overhead, ${m.label}, median, vs the minimal stdio bridge's, both in one loop (${m.calls} calls each)`,
       "ms",
@@ -155,7 +158,17 @@ function sideBySideRows(measured: SideBySide[]): Row[] {
       "≤ bridge + 0.15 ms",
       m.server - m.bridge <= 0.15,
     ),
-  );
+    ...Object.entries(m.compared).map(([label, overhead]) =>
+      row(
+        `per-call overhead, ${m.label}, median, ${label} vs this build, in the same loop (${m.calls} calls each)`,
+        "ms",
+        overhead,
+        m.server,
+        "info",
+        null,
+      ),
+    ),
+  ]);
 }
 
 /** The same comparison from the separate phases (the bridge measured after the server): info only. */
@@ -303,6 +316,7 @@ async function measure(
       builtServer(),
       { command: process.execPath, args: [BRIDGE] },
       settings.callsPerCase,
+      compared.map(({ label, bin }) => ({ label, launch: { command: process.execPath, args: [bin] } })),
     );
     rows.push(...sideBySideRows(sideBySide));
     extra.perCallSideBySide = sideBySide;
