@@ -106,7 +106,9 @@ export function checkRankedPage(
     .map(([rank, doc_ids]) => ({ rank, doc_ids }))
     .sort((a, b) => a.rank - b.rank);
   if (twice.length) {
-    const said = twice.map((d) => `rank ${d.rank} is given to ${d.doc_ids.map((id) => `doc ${id}`).join(" and ")}`);
+    const said = twice.map(
+      (d) => `rank ${d.rank} is given to ${d.doc_ids.map((id) => `doc ${id}`).join(" and ")}`,
+    );
     throw new ScanError(
       "invalid_argument",
       `The shortlist page does not fit: ${said.join("; ")}. A rank orders the whole shortlist (1 is best across every page), so each rank is used once.`,

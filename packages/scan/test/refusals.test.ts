@@ -196,7 +196,10 @@ describe("refusals", () => {
     while (env.next_action !== "rank_shortlist") {
       env =
         env.next_action === "screen_candidates"
-          ? await engine.continue({ scan_id: args.scan_id, screen_scores: scoreBatch((env.payload.batch as Items).items) })
+          ? await engine.continue({
+              scan_id: args.scan_id,
+              screen_scores: scoreBatch((env.payload.batch as Items).items),
+            })
           : await engine.continue({ scan_id: args.scan_id });
     }
     const page = (env.payload.page as Items).items;
@@ -213,14 +216,21 @@ describe("refusals", () => {
     const next = (first.payload.page as Items).items;
     expect(next.length).toBeGreaterThan(0);
     // Page 2 starting again at 1 reuses ranks page 1 holds.
-    const across = await refusal(engine.continue({ scan_id: args.scan_id, ranked_entries: rankPage(next, 1) }));
+    const across = await refusal(
+      engine.continue({ scan_id: args.scan_id, ranked_entries: rankPage(next, 1) }),
+    );
     expect(across.detail.duplicate_ranks).toEqual(
       next.map((it, i) => ({ rank: i + 1, doc_ids: [page[i]?.doc_id, it.doc_id] })),
     );
     // The same through scan_verify; and ranks that go on from page 1 are accepted.
-    const viaVerify = await refusal(engine.verify({ scan_id: args.scan_id, ranked_entries: rankPage(next, 1) }));
+    const viaVerify = await refusal(
+      engine.verify({ scan_id: args.scan_id, ranked_entries: rankPage(next, 1) }),
+    );
     expect(viaVerify.detail.reason).toBe("bad_artifact");
-    const ok = await engine.continue({ scan_id: args.scan_id, ranked_entries: rankPage(next, page.length + 1) });
+    const ok = await engine.continue({
+      scan_id: args.scan_id,
+      ranked_entries: rankPage(next, page.length + 1),
+    });
     expect(ok.progress.ranked).toBe(page.length + next.length);
   });
 
