@@ -38,11 +38,12 @@ beforeAll(async () => {
   // 240 KiB a frame as the server answers it (~48 MB for all 200): before the fix every one of them
   // sat in stdout's buffer at once (peak RSS ~300 MB here, and with 1.5 MB frames 700 MB and more).
   const client = createResmonClient({ port: kit.port, token: kit.token });
-  const { data } = await client.POST("/api/explorer/search", {
+  const answer = await client.POST("/api/explorer/search", {
     body: { query: "model", limit: 100, sort: "newest" },
   });
   await client.close();
-  const page = data as { results: Record<string, unknown>[] };
+  if (!answer.ok) throw new Error(answer.error.message);
+  const page = answer.data as { results: Record<string, unknown>[] };
   const authors = Array.from({ length: 60 }, (_, i) => `Author Number${i}`).join(", ");
   const results = page.results.map((paper) => ({ ...paper, authors }));
   kit.setFault("/api/explorer/search", { kind: "status", status: 200, body: { ...page, results } });
