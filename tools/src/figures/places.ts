@@ -61,7 +61,7 @@ export const PLACES: Place[] = [
   {
     file: "README.md",
     pattern:
-      /`pnpm bench --short` rewrites \(`pnpm figures --write` then updates these figures; a test holds them to the file\): on ([\s\S]+?), cold start to tools\/list ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against a ([\s\S]+?) floor; per call, health ([\s\S]+?) median and ([\s\S]+?) p99 over the direct request, a 100-paper `search_corpus` page ([\s\S]+?) median; tools\/list ([\s\S]+?), the largest paginated answer ([\s\S]+?)\./,
+      /`pnpm bench --short --record` rewrites \(`pnpm figures --write` then updates these figures; a test holds them to the file\): on ([\s\S]+?), cold start to tools\/list ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against a ([\s\S]+?) floor; per call, health ([\s\S]+?) median and ([\s\S]+?) p99 over the direct request, a 100-paper `search_corpus` page ([\s\S]+?) median; tools\/list ([\s\S]+?), the largest paginated answer ([\s\S]+?)\./,
     figures: [
       "bench.short.date",
       "bench.short.cold-start-to-tools-list-2025-era-initialize-built-server-median",
