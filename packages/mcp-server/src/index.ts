@@ -1,4 +1,4 @@
 export { Backend, type DiscoverFn } from "./backend/adapter.js";
-export { instructionsText } from "./host-info.js";
+export { hostInfo, instructionsText } from "./host-info.js";
 export { createResmonTools, createServer, type ResmonTools, type ServerOptions } from "./server.js";
 export { PACKAGE_VERSION } from "./version.js";

@@ -17,7 +17,7 @@ export function impossibility(r: Row): string | null {
   if (!Number.isFinite(r.value)) return null; // not measured here (NaN: no /proc); shown as "—"
   if (r.value >= 0 || SIGNED.some((p) => p.test(r.figure))) return null;
   const what = /overhead|part of a call/.test(r.figure)
-    ? `an overhead cannot be negative: the floor (${r.floor ?? "?"} ${r.unit}) came out above the server's own time, so machine noise swamped the difference; run again on a quieter machine, or without --short for more samples`
+    ? `an overhead cannot be negative (the server's path makes the floor's request and does more): the floor (${r.floor ?? "?"} ${r.unit}) came out slower, so noise or a bias in the measurement (garbage one path leaves for the other to collect, say) outweighed the difference; run again on a quieter machine (see the load average), or without --short for more samples`
     : "this figure cannot be negative: the measurement is wrong";
   return `${r.figure} is ${r.value} ${r.unit}; ${what}`;
 }
