@@ -38,6 +38,19 @@ describe("the server README's commands", () => {
     expect(out).toMatch(/Tests\s+1 skipped \(1\)/);
   });
 
+  it("no root script that runs turbo prints its first-run telemetry notice, on any platform", () => {
+    const scripts = (
+      JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
+    const withTurbo = Object.entries(scripts).filter(([, line]) => /\bturbo run\b/.test(line));
+    expect(withTurbo.length).toBeGreaterThan(5);
+    for (const [name, line] of withTurbo) expect(line, name).toMatch(/^TURBO_TELEMETRY_DISABLED=1 /);
+    // `VAR=value command` in a script needs a shell that reads it: pnpm's emulator, on Windows too.
+    expect(readFileSync(join(REPO_ROOT, "pnpm-workspace.yaml"), "utf8")).toMatch(/^shellEmulator: true$/m);
+  });
+
   it("every harness's setup says `resmon-mcp doctor` is the check", () => {
     const section = README.slice(
       README.indexOf("## Setting it up in a harness"),
