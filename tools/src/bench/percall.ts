@@ -305,18 +305,14 @@ export interface SideBySide {
   calls: number;
   /** Overhead medians (tool − direct), all measured in one loop. */
   server: number;
-  /** The same server with RESMON_MCP_FAST_PATH=0: every tools/call through the SDK. */
-  sdkPath: number;
   bridge: number;
 }
 
 /**
- * Issue 12's per-call goal, measured fairly: the server, the same server with its tools/call fast
- * path off, and the bridge all running, and each iteration makes the direct request and one call
- * through each (in rotating order), so a slower stretch of a shared machine lands on all alike.
- * Measured in separate phases, minutes apart, their differences moved by more than the 0.15 ms goal.
- * The fast path off against on is what the fast path saves over stdio (it is kept only if that is at
- * least a quarter of the overhead); a hot loop in process (pipeline.ts) put the SDK's part at half that.
+ * Issue 12's per-call goal, measured fairly: the server and the bridge both running, and each
+ * iteration makes the direct request and one call through each (in rotating order), so a slower
+ * stretch of a shared machine lands on both alike. Measured in separate phases, minutes apart, their
+ * differences moved by more than the 0.15 ms goal.
  */
 export async function measureSideBySide(
   kit: BenchBackend,
@@ -327,10 +323,9 @@ export async function measureSideBySide(
   const env = serverEnv(kit);
   const rpcs = {
     server: new StdioRpc(server.command, server.args, env),
-    sdkPath: new StdioRpc(server.command, server.args, { ...env, RESMON_MCP_FAST_PATH: "0" }),
     bridge: new StdioRpc(bridge.command, bridge.args, env),
   };
-  const names = ["server", "sdkPath", "bridge"] as const;
+  const names = ["server", "bridge"] as const;
   const client = createResmonClient({ port: kit.port, token: kit.token });
   try {
     for (const name of names) {
@@ -344,10 +339,8 @@ export async function measureSideBySide(
         checkDirect(await c.direct(client), c.tool);
       }
       const direct: number[] = [];
-      const via = { server: [] as number[], sdkPath: [] as number[], bridge: [] as number[] };
-      // The small call decides whether the fast path is kept, and its saving sits near the quarter
-      // the rule asks: three times the calls (a few seconds more) for a steadier median.
-      const calls = Math.ceil(callsPerCase * c.share * (c === CASES[0] ? 3 : 1));
+      const via = { server: [] as number[], bridge: [] as number[] };
+      const calls = Math.ceil(callsPerCase * c.share);
       for (let i = 0; i < calls; i += 1) {
         const start = process.hrtime.bigint();
         await c.direct(client);
@@ -365,7 +358,6 @@ export async function measureSideBySide(
         label: c.label,
         calls,
         server: median(via.server) - floor,
-        sdkPath: median(via.sdkPath) - floor,
         bridge: median(via.bridge) - floor,
       });
     }
