@@ -6,7 +6,7 @@ export const list_sources = readTool({
   name: "list_sources",
   title: "Sources",
   description:
-    "Searchable sources: slug (for sources arguments), coverage, key needed/present (never its value).",
+    "Sources: slug (for sources arguments), coverage, key needed/present (never its value).",
   input: z.strictObject({}),
   output: z.looseObject({
     sources: z.array(

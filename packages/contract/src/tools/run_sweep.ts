@@ -12,7 +12,7 @@ export const run_sweep = writeTool({
   name: "run_sweep",
   title: "Run sweep",
   description:
-    "Start a one-off search of sources; returns execution_id at once, poll get_execution. The run may end interrupted, which is not failed. conflict at the run limit.",
+    "A one-off search of sources; returns execution_id at once, poll get_execution. The run may end interrupted, which is not failed. conflict at the run limit.",
   idempotent: false,
   openWorld: true,
   input: z.strictObject({
