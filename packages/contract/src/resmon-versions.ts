@@ -121,7 +121,11 @@ export function toolNeeds(tool: { name: string; routes: readonly RouteRef[] }): 
  * Every tool answers on 1.6 and later otherwise, as the server's description and the README say;
  * naming 1.6 on all 29 would cost the tools/list budget for no news.
  */
-export function describeNeeds(row: { name: string; description: string; routes: readonly RouteRef[] }): string {
+export function describeNeeds(row: {
+  name: string;
+  description: string;
+  routes: readonly RouteRef[];
+}): string {
   const line = toolNeeds(row);
   return line === OLDEST_RESMON ? row.description : `${row.description} resmon ${line}+`;
 }
