@@ -148,7 +148,8 @@ export function openapiDocument(release: Release): JsonObject {
   for (const route of DECLARED_ROUTES) {
     if (!serves(release, route.method, route.path)) continue;
     const query = route.query.filter((q) => has(release, "json_export") || q !== "include_ids");
-    const item = (paths[route.path] ??= {});
+    const item = paths[route.path] ?? {};
+    paths[route.path] = item;
     item[route.method.toLowerCase()] = {
       parameters: query.map((name) => ({ name, in: "query" })),
       responses: { "200": { description: "Successful Response" } },
