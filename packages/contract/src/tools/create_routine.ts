@@ -46,6 +46,8 @@ export const create_routine = writeTool({
   routes: [
     { method: "POST", path: "/api/routines" },
     { method: "GET", path: "/api/routines/{routine_id}" },
+    // Read (once per runtime id) to refuse an unknown source slug by name.
+    { method: "GET", path: "/api/repositories/catalog" },
   ],
   example: { name: "bench", keywords: ["model"], sources: ["arxiv"], schedule: "0 7 * * 1" },
   budget: 260,

@@ -24,7 +24,11 @@ export const run_sweep = writeTool({
     ai_enabled: z.boolean().optional(),
   }),
   output: z.looseObject({ execution_id: z.int() }),
-  routes: [{ method: "POST", path: "/api/search/sweep" }],
+  // The catalog is read (once per runtime id) to refuse an unknown source slug by name.
+  routes: [
+    { method: "POST", path: "/api/search/sweep" },
+    { method: "GET", path: "/api/repositories/catalog" },
+  ],
   example: { query: "model", sources: ["arxiv"] },
   budget: 80,
 });

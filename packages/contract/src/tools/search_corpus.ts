@@ -28,7 +28,11 @@ export const search_corpus = readTool({
     model: z.string().nullable().optional(),
     mode_unavailable: z.string().optional(),
   }),
-  routes: [{ method: "POST", path: "/api/explorer/search" }],
+  // The catalog is read (once per runtime id) to refuse an unknown source slug by name.
+  routes: [
+    { method: "POST", path: "/api/explorer/search" },
+    { method: "GET", path: "/api/repositories/catalog" },
+  ],
   // An offset is refused rather than ignored: resmon seeks the corpus on (publication date, id).
   refuses: {
     offset:
