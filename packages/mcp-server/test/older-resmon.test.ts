@@ -3,7 +3,7 @@
  * answers within its contract or answers the version gap (conflict, not_in_this_resmon), never an
  * upstream_error that is only a version gap, and no request reaches a route that release lacks.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -92,6 +92,12 @@ describe.each(LINES)("against the stand-in as resmon %s", (line) => {
     expect(unrouted.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([]);
     expect(kit.strictnessRefusals()).toBe(0);
     expect(kit.requests.length).toBeGreaterThan(10);
+  });
+
+  it("scan_start wrote nothing where it cannot run a scan", () => {
+    if (line === "2.3") return;
+    const scans = join(dir, "scans");
+    expect(existsSync(scans) ? readdirSync(scans) : []).toEqual([]);
   });
 
   it("read the route list once for this runtime id", () => {
