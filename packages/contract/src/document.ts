@@ -3,10 +3,10 @@ import { EXCLUDED_ROUTES } from "./excluded.js";
 import { toToolJsonSchema } from "./json-schema.js";
 import {
   FEATURE_SINCE,
+  LINES_OF_RESMON,
   NOT_IN_THIS_RESMON,
   newerRoutes,
   OLDEST_RESMON,
-  RESMON_LINES,
   toolNeeds,
 } from "./resmon-versions.js";
 import { ROUTES } from "./routes.js";
@@ -56,7 +56,7 @@ export function contractDocument() {
     },
     error_codes: ERROR_CODES,
     resmon: {
-      lines: RESMON_LINES,
+      lines: LINES_OF_RESMON,
       oldest: OLDEST_RESMON,
       route_since: Object.fromEntries(newerRoutes()),
       feature_since: FEATURE_SINCE,

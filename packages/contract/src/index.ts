@@ -8,12 +8,12 @@ export type { ResmonFeature, ResmonLine } from "./resmon-versions.js";
 export {
   compareVersions,
   FEATURE_SINCE,
+  LINES_OF_RESMON,
   lineOfVersion,
   NOT_IN_THIS_RESMON,
   newerRoutes,
   newestLine,
   OLDEST_RESMON,
-  RESMON_LINES,
   routeShape,
   routeSince,
   toolNeeds,

@@ -6,8 +6,8 @@ import type { RouteRef } from "./types.js";
  * with the commit each was read from, are the stand-in's release table
  * (packages/testkit/src/releases.ts); a test holds the two to the same first versions.
  */
-export const RESMON_LINES = ["1.6", "1.7", "2.3"] as const;
-export type ResmonLine = (typeof RESMON_LINES)[number];
+export const LINES_OF_RESMON = ["1.6", "1.7", "2.3"] as const;
+export type ResmonLine = (typeof LINES_OF_RESMON)[number];
 
 /** The oldest resmon this server answers for: every tool's first route is there. */
 export const OLDEST_RESMON: ResmonLine = "1.6";

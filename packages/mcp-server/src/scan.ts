@@ -7,8 +7,8 @@ import {
   ScanError,
 } from "@resmon/scan";
 import type { Backend } from "./backend/adapter.js";
+import type { Config } from "./config.js";
 import type { Ctx } from "./context.js";
-import { intFromEnv } from "./env-int.js";
 import { ToolError } from "./errors.js";
 import { answerOf } from "./shape/answer.js";
 
@@ -17,14 +17,13 @@ import { answerOf } from "./shape/answer.js";
  * the server's own discovery, and every ScanError turned into the contract's error through the funnel.
  */
 
-/** The engine for this server's environment (which, in tests, is not process.env). */
-export function scanEngineFor(backend: Backend, env: Record<string, string | undefined>): ScanEngine {
-  // 0 is allowed: every mutating call answers at once, and polls do the waiting.
-  const waitMs = intFromEnv(env.RESMON_MCP_SCAN_WAIT_MS, 0);
+/** The engine for this server's configuration (config.ts), connecting through the server's discovery. */
+export function scanEngineFor(backend: Backend, config: Config): ScanEngine {
+  const { scanWaitMs } = config;
   return createScanEngine({
     connect: () => backend.client(),
-    dataDir: defaultScanDataDir(env),
-    ...(waitMs !== undefined ? { waitMs } : {}),
+    dataDir: config.scanDataDir ?? defaultScanDataDir(config.env),
+    ...(scanWaitMs !== undefined ? { waitMs: scanWaitMs } : {}),
   });
 }
 

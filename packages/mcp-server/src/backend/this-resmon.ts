@@ -1,12 +1,12 @@
 import {
   compareVersions,
   FEATURE_SINCE,
+  LINES_OF_RESMON,
   lineOfVersion,
   NOT_IN_THIS_RESMON,
   newerRoutes,
   newestLine,
   OLDEST_RESMON,
-  RESMON_LINES,
   type ResmonFeature,
   type ResmonLine,
   type RouteRef,
@@ -36,7 +36,7 @@ export interface ThisResmon {
   answers(tool: { name: string; routes: readonly RouteRef[] }): boolean;
 }
 
-const CURRENT_LINE = RESMON_LINES[RESMON_LINES.length - 1] as ResmonLine;
+const CURRENT_LINE = LINES_OF_RESMON[LINES_OF_RESMON.length - 1] as ResmonLine;
 
 function lineAtLeast(line: ResmonLine, needed: ResmonLine): boolean {
   return compareVersions(line, needed) >= 0;
