@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { describeNeeds } from "./resmon-versions.js";
 import type { ReadRow, RowSpec, WriteRow } from "./types.js";
 
 /**
@@ -11,6 +12,7 @@ export function readTool<N extends string, I extends z.ZodObject, O extends z.Zo
   const { openWorld = false, ...row } = spec;
   return {
     ...row,
+    description: describeNeeds(row),
     kind: "read",
     requiresConfirmation: false,
     annotations: {
@@ -33,6 +35,7 @@ export function writeTool<N extends string, I extends z.ZodObject, O extends z.Z
   const { idempotent, openWorld, ...row } = spec;
   return {
     ...row,
+    description: describeNeeds(row),
     kind: "write",
     requiresConfirmation: true,
     annotations: {

@@ -1,6 +1,14 @@
-import { ERROR_CODES } from "./errors.js";
+import { ERROR_CODES, VERSION_GAP_CODE } from "./errors.js";
 import { EXCLUDED_ROUTES } from "./excluded.js";
 import { toToolJsonSchema } from "./json-schema.js";
+import {
+  FEATURE_SINCE,
+  LINES_OF_RESMON,
+  NOT_IN_THIS_RESMON,
+  newerRoutes,
+  OLDEST_RESMON,
+  toolNeeds,
+} from "./resmon-versions.js";
 import { ROUTES } from "./routes.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./schema-parts.js";
 import {
@@ -33,6 +41,7 @@ export function contractDocument() {
       input_schema: toToolJsonSchema(t.input, "input"),
       output_schema: toToolJsonSchema(t.output, "output"),
       routes: t.routes.map((r) => ({ method: r.method, path: r.path })),
+      needs_resmon: toolNeeds(t),
     })),
     read_tools: READ_TOOLS,
     write_tools: WRITE_TOOLS,
@@ -46,6 +55,13 @@ export function contractDocument() {
       unreachable: UNREACHABLE_SETTINGS,
     },
     error_codes: ERROR_CODES,
+    resmon: {
+      lines: LINES_OF_RESMON,
+      oldest: OLDEST_RESMON,
+      route_since: Object.fromEntries(newerRoutes()),
+      feature_since: FEATURE_SINCE,
+      version_gap: { error: VERSION_GAP_CODE, reason: NOT_IN_THIS_RESMON },
+    },
     excluded_routes: EXCLUDED_ROUTES,
   };
 }

@@ -27,3 +27,20 @@ export interface ErrorEnvelope {
 export function isErrorCode(x: string): x is ErrorCode {
   return (ERROR_CODES as readonly string[]).includes(x);
 }
+
+/**
+ * A call this resmon cannot answer because it is older than what the call needs (contract 1.2):
+ * never `not_found` (the route is absent, not the item) and never the caller's mistake. The code is
+ * `conflict` — the request is sound, the installed app is not yet the one that serves it — with
+ * `detail.reason: "not_in_this_resmon"`, the version resmon reported (null when it said none),
+ * the first resmon line that has it (`needs`), and the route or feature it lacks.
+ */
+export const VERSION_GAP_CODE = "conflict" satisfies ErrorCode;
+
+export interface VersionGapDetail {
+  reason: "not_in_this_resmon";
+  resmon_version: string | null;
+  needs: string;
+  route?: string;
+  feature?: string;
+}

@@ -1,9 +1,23 @@
 export type { ContractDocument } from "./document.js";
 export { contractDocument } from "./document.js";
-export type { ErrorCode, ErrorEnvelope } from "./errors.js";
-export { ERROR_CODES, isErrorCode } from "./errors.js";
+export type { ErrorCode, ErrorEnvelope, VersionGapDetail } from "./errors.js";
+export { ERROR_CODES, isErrorCode, VERSION_GAP_CODE } from "./errors.js";
 export { EXCLUDED_ROUTES } from "./excluded.js";
 export { toToolJsonSchema } from "./json-schema.js";
+export type { ResmonFeature, ResmonLine } from "./resmon-versions.js";
+export {
+  compareVersions,
+  FEATURE_SINCE,
+  LINES_OF_RESMON,
+  lineOfVersion,
+  NOT_IN_THIS_RESMON,
+  newerRoutes,
+  newestLine,
+  OLDEST_RESMON,
+  routeShape,
+  routeSince,
+  toolNeeds,
+} from "./resmon-versions.js";
 export { ROUTES } from "./routes.js";
 export { QUERY_KINDS, REQUIRED_QUERY_KINDS } from "./scan-parts.js";
 export { MAX_LIMIT, RUNTIME_ID_PATTERN } from "./schema-parts.js";

@@ -29,7 +29,7 @@ export function hostInfo(readOnly: boolean): HostInfo {
       name: SERVER_NAME,
       version: PACKAGE_VERSION,
       title: "resmon",
-      description: `resmon MCP tool surface, contract ${CONTRACT_VERSION}`,
+      description: `resmon MCP tool surface, contract ${CONTRACT_VERSION}, for resmon 1.6 and later`,
     },
     instructions: instructionsText(readOnly),
     initializeMeta: {

@@ -11,6 +11,7 @@ import {
 } from "@resmon/mcp-contract";
 import type { ScanEngine } from "@resmon/scan";
 import { Backend, type DiscoverFn } from "./backend/adapter.js";
+import { requireTool } from "./backend/this-resmon.js";
 import { type Config, readConfig, type Scope } from "./config.js";
 import type { Answer, Ctx, Handler } from "./context.js";
 import { withoutCredentialFields } from "./credential-fields.js";
@@ -157,6 +158,8 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     // table's ToolDef erases. One deadline for the whole call: every request it makes shares
     // RESMON_MCP_TIMEOUT_MS.
     const ctx: Ctx = { backend: backend.forCall(receivedAt), scan };
+    // A scan already under way answers its stored state whatever resmon is there now.
+    if (name !== "scan_continue" && name !== "scan_verify") await requireTool(ctx.backend, def);
     return withClampNote(raw, args, await dispatch(name, args as ToolArgs<typeof name>, ctx));
   }
 

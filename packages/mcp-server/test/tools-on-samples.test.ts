@@ -299,7 +299,12 @@ describe.skipIf(!HAVE_SAMPLES)("every tool on the real backend's answers", () =>
     const body = await ok("run_sweep", { query: "graph", sources: ["arxiv"] });
     expect(body.execution_id).toBe(11);
     expect(body.detail).toMatch(/interrupted/);
-    expect(fake.seen[0]?.body).toEqual({ query: "graph", repositories: ["arxiv"] });
+    // The catalog is read first (the slugs are checked), then the sweep is sent.
+    expect(fake.seen.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /api/repositories/catalog",
+      "POST /api/search/sweep",
+    ]);
+    expect(fake.seen[1]?.body).toEqual({ query: "graph", repositories: ["arxiv"] });
   });
 
   it("create_routine creates inactive, omits intent, reads the record back", async () => {

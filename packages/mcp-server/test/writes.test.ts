@@ -176,7 +176,7 @@ describe("create_routine", () => {
       intent: "Papers by my advisor",
       entity: { profile_id: 3, mode: "retractions" },
     });
-    expect(fake.seen[0]?.body).toMatchObject({
+    expect(fake.seen.find((r) => r.method === "POST")?.body).toMatchObject({
       intent: "Papers by my advisor",
       is_active: false,
       parameters: { query: "x", repositories: ["arxiv"], entity: { profile_id: 3, mode: "retractions" } },

@@ -38,6 +38,8 @@ export const BACKEND_VERSION = "2.3.0";
 export class Backend {
   store: Store;
   runtimeId = randomUUID();
+  /** What health reports as `version`: the release played (releases.ts). */
+  version = BACKEND_VERSION;
   startedAt = new Date().toISOString().replace("Z", "+00:00");
   identityMode: IdentityMode = "normal";
   embeddingState: EmbeddingState = "ready";

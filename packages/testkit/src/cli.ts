@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { createInterface } from "node:readline";
 import { applyControl, CONTROL_USAGE } from "./control.js";
+import { releaseNamed } from "./releases.js";
 import { startTestkit } from "./testkit.js";
 
 const USAGE = [
-  "usage: resmon-testkit serve --state-dir DIR [--port N|0] [--port-file PATH] [--seed demo|small]",
+  "usage: resmon-testkit serve --state-dir DIR [--port N|0] [--port-file PATH] [--seed demo|small] [--as 1.6|1.7|2.3]",
   "         [--max-concurrent N] [--queue-limit N] [--run-duration-ms N]",
   `controls, one per line on stdin, each answered by one JSON line: ${CONTROL_USAGE.join(" | ")}`,
 ].join("\n");
@@ -14,6 +15,7 @@ const FLAGS = [
   "--port",
   "--port-file",
   "--seed",
+  "--as",
   "--max-concurrent",
   "--queue-limit",
   "--run-duration-ms",
@@ -54,10 +56,18 @@ async function main(argv: string[]): Promise<void> {
     if (!/^\d+$/.test(text) || n < min) fail(`not a count for ${flag}: ${text}`);
     admission[key] = n;
   }
-  const kit = await startTestkit({ stateDir, port, portFile: opts["--port-file"], seed });
+  const as = opts["--as"];
+  if (as !== undefined && !releaseNamed(as)) fail(`the testkit plays resmon 1.6, 1.7 and 2.3, not ${as}`);
+  const kit = await startTestkit({
+    stateDir,
+    port,
+    portFile: opts["--port-file"],
+    seed,
+    ...(as ? { as } : {}),
+  });
   kit.setAdmission(admission);
   process.stdout.write(
-    `${JSON.stringify({ port: kit.port, state_dir: kit.stateDir, port_file: kit.portFile, runtime_id: kit.runtimeId })}\n`,
+    `${JSON.stringify({ port: kit.port, state_dir: kit.stateDir, port_file: kit.portFile, runtime_id: kit.runtimeId, version: kit.release.version })}\n`,
   );
   let stopping = false;
   const shutdown = () => {

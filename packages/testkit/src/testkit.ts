@@ -7,6 +7,8 @@ import type { Fault } from "./faults.js";
 import { FaultTable } from "./faults.js";
 import { mintToken, removeQuietly, tokenFilePath, writeAtomic } from "./files.js";
 import { checkGuard } from "./guard.js";
+import { olderAnswer, olderRequest } from "./older.js";
+import { CURRENT_RELEASE, openapiDocument, type Release, releaseNamed, serves } from "./releases.js";
 import type { Query, Reply } from "./reply.js";
 import { match } from "./router.js";
 import { fillSlots, freeSlots, releaseRuns } from "./runner.js";
@@ -21,6 +23,8 @@ export interface TestkitOptions {
   portFile?: string | null;
   seed?: SeedName;
   writeTokenFile?: boolean;
+  /** Play an older resmon ("1.6", "1.6.1", "1.7", "2.3"; default the current 2.3): see releases.ts. */
+  as?: string;
 }
 
 export interface RecordedRequest {
@@ -44,6 +48,8 @@ export interface Testkit {
   readonly portFile: string | null;
   readonly tokenFile: string;
   readonly runtimeId: string;
+  /** The release played (`as`): the version its health reports. */
+  readonly release: Release;
   /** For tests only: never print it. */
   readonly token: string;
   readonly seedSummary: SeedSummary;
@@ -145,12 +151,17 @@ class TestkitServer implements Testkit {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   private readonly writeToken: boolean;
+  readonly release: Release;
 
   constructor(
     readonly stateDir: string,
     readonly opts: TestkitOptions,
   ) {
+    const release = opts.as === undefined ? CURRENT_RELEASE : releaseNamed(opts.as);
+    if (!release) throw new Error(`the testkit plays resmon 1.6, 1.7 and 2.3, not ${opts.as}`);
+    this.release = release;
     this.backend = new Backend(opts.seed ?? "demo");
+    this.backend.version = release.version;
     this.portFile = opts.portFile === undefined ? join(stateDir, "resmon.port") : opts.portFile;
     this.writeToken = opts.writeTokenFile ?? true;
   }
@@ -247,7 +258,15 @@ class TestkitServer implements Testkit {
     const refusal = checkGuard(req, this.port, this.token, this.refuseAll);
     if (refusal) return reply({ status: refusal.status, body: refusal.body, headers: refusal.headers });
 
+    // FastAPI serves its app's OpenAPI document; this one lists the tools' routes the release has.
+    if (method === "GET" && url.pathname === "/openapi.json") {
+      return reply({ status: 200, body: openapiDocument(this.release) });
+    }
     const found = match(method, url.pathname);
+    // A route the release does not have is, to FastAPI, no route at all.
+    if (found.route && !serves(this.release, method, found.route.declared.path)) {
+      return reply({ status: 404, body: { detail: "Not Found" } });
+    }
     if (!found.route) {
       return reply(
         found.pathKnown
@@ -294,6 +313,12 @@ class TestkitServer implements Testkit {
         },
       });
     }
+    const routeKey = `${method} ${declared.path}`;
+    const older = olderRequest(this.release, routeKey, query, bodyInvalid ? undefined : body);
+    if (older) {
+      entry.strictnessRefusal = older.strictness;
+      return reply(older.reply);
+    }
     const invalid = bodyErrors(declared, body);
     if (invalid.length) return reply({ status: 422, body: { detail: invalid } });
 
@@ -322,12 +347,16 @@ class TestkitServer implements Testkit {
       }
     }
     return reply(
-      found.route.handler({
-        backend: this.backend,
-        params: found.params,
-        query,
-        body: coerceBody(declared, body),
-      }),
+      olderAnswer(
+        this.release,
+        routeKey,
+        found.route.handler({
+          backend: this.backend,
+          params: found.params,
+          query,
+          body: coerceBody(declared, body),
+        }),
+      ),
     );
   }
 

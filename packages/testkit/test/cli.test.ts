@@ -33,7 +33,7 @@ describe.skipIf(!existsSync(CLI))("resmon-testkit serve", () => {
       port_file: string;
       runtime_id: string;
     };
-    expect(Object.keys(ready).sort()).toEqual(["port", "port_file", "runtime_id", "state_dir"]);
+    expect(Object.keys(ready).sort()).toEqual(["port", "port_file", "runtime_id", "state_dir", "version"]);
     expect(ready.port_file).toBe(join(dir, "resmon.port"));
     const token = readFileSync(join(dir, `api-token-${ready.port}`), "utf8");
     expect(line).not.toContain(token);

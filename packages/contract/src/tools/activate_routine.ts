@@ -5,7 +5,7 @@ import { idArg } from "../schema-parts.js";
 export const activate_routine = writeTool({
   name: "activate_routine",
   title: "Activate routine",
-  description: "Put a routine on its schedule, so it runs by itself.",
+  description: "Put a routine on its schedule: it runs by itself.",
   // The call only changes a flag locally; the runs it schedules are separate events.
   idempotent: true,
   openWorld: false,

@@ -8,7 +8,7 @@ export const create_routine = writeTool({
   name: "create_routine",
   title: "Create routine",
   description:
-    "Save a scheduled search, created INACTIVE (activate_routine schedules it). intent is what its coverage is measured against (omit, not repeat keywords). Repeat an entity_warning.",
+    "Save a search, created INACTIVE (activate_routine schedules it). intent is what its coverage is measured against (omit, not repeat keywords). Repeat an entity_warning.",
   idempotent: false,
   openWorld: false,
   // Only fields POST /api/routines declares. Its free-form ai_settings/storage_settings objects are
@@ -46,6 +46,8 @@ export const create_routine = writeTool({
   routes: [
     { method: "POST", path: "/api/routines" },
     { method: "GET", path: "/api/routines/{routine_id}" },
+    // Read (once per runtime id) to refuse an unknown source slug by name.
+    { method: "GET", path: "/api/repositories/catalog" },
   ],
   example: { name: "bench", keywords: ["model"], sources: ["arxiv"], schedule: "0 7 * * 1" },
   budget: 260,

@@ -8,7 +8,7 @@ export const export_references = readTool({
   name: "export_references",
   title: "Export references",
   description:
-    "References of one run (exec_id) or of doc_ids, exactly one. A run comes whole: in BibTeX, past ~180 papers it tops 25,000 tokens; then export doc_ids in batches.",
+    "References of one run (exec_id) or doc_ids, exactly one. A run comes whole: in BibTeX past ~180 papers it tops 25,000 tokens; then export doc_ids in batches.",
   // No root union: a top-level anyOf breaks some harnesses. The server enforces "exactly one".
   input: z.strictObject({
     exec_id: z.int().min(1).optional(),

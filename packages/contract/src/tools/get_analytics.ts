@@ -17,8 +17,7 @@ export const ANALYTICS_VIEWS = Object.keys(ANALYTICS_VIEW_PATHS) as [AnalyticsVi
 export const get_analytics = readTool({
   name: "get_analytics",
   title: "Analytics",
-  description:
-    "A summary of the corpus or runs. On a small sample repeat that it is insufficient, not a trend.",
+  description: "Corpus or run summaries. On a small sample say it is insufficient, not a trend.",
   input: z.strictObject({
     view: z.enum(ANALYTICS_VIEWS),
     // resmon's analytics take no window except publication-volume's months; an argument the

@@ -5,7 +5,7 @@ import { idArg } from "../schema-parts.js";
 export const get_paper_lifecycle = readTool({
   name: "get_paper_lifecycle",
   title: "Paper lifecycle",
-  description: "A paper's retractions, concerns, corrections and versions, with notice links.",
+  description: "A paper's retractions, concerns, corrections, versions; notice links.",
   input: z.strictObject({ doc_id: idArg() }),
   output: z.looseObject({
     events: z.array(z.looseObject({ kind: z.string() })),

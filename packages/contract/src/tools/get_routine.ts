@@ -7,7 +7,7 @@ export const get_routine = readTool({
   name: "get_routine",
   title: "Routine",
   description:
-    "One routine: missed fires, a coverage audit (totals; *_is_lower_bound means 'at least'), a delivery summary (absent, not zero, if unreported).",
+    "A routine: missed fires, coverage audit (totals; *_is_lower_bound means 'at least'), delivery summary (absent, not zero, if unreported).",
   input: z.strictObject({ routine_id: idArg() }),
   output: z.looseObject({
     id: z.int(),

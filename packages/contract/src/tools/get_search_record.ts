@@ -6,7 +6,7 @@ export const get_search_record = readTool({
   name: "get_search_record",
   title: "Search record",
   description:
-    "A run's reproducible record: search.queries_as_sent is what each source got (null for old runs), query_as_sent the typed terms. An unexplained zero proves nothing.",
+    "A run's record: search.queries_as_sent is what each source got (null for old runs), query_as_sent the typed terms. An unexplained zero proves nothing.",
   input: z.strictObject({ exec_id: idArg() }),
   output: z.looseObject({
     search: z.looseObject({

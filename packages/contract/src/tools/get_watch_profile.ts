@@ -5,8 +5,7 @@ import { idArg, str } from "../schema-parts.js";
 export const get_watch_profile = readTool({
   name: "get_watch_profile",
   title: "Watch profile",
-  description:
-    "One watch profile with its match count per basis. name_only is a string match, not an identity.",
+  description: "A watch profile, match counts per basis. name_only is a string match, not an identity.",
   input: z.strictObject({ profile_id: idArg() }),
   output: z.looseObject({
     id: z.int(),

@@ -6,7 +6,7 @@ export const health = readTool({
   name: "health",
   title: "resmon health",
   description:
-    "Is resmon up: version, scheduler, daemon, identity. identity.runtime_id, passed as expected_runtime_id, binds a call to this app.",
+    "Is resmon up: version, scheduler, daemon, identity. identity.runtime_id as expected_runtime_id binds a call to this app.",
   input: z.strictObject({ expected_runtime_id: expectedRuntimeIdArg() }),
   output: z.looseObject({
     version: z.string(),

@@ -8,7 +8,7 @@ export const missedFiresShape = () =>
 export const list_routines = readTool({
   name: "list_routines",
   title: "Routines",
-  description: "Saved scheduled searches, with missed_fires (fires due while resmon was closed).",
+  description: "Scheduled searches with missed_fires (due while resmon was closed).",
   input: z.strictObject({
     active_only: z.boolean().optional(),
   }),

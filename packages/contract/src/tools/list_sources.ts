@@ -5,8 +5,7 @@ import { str } from "../schema-parts.js";
 export const list_sources = readTool({
   name: "list_sources",
   title: "Sources",
-  description:
-    "Searchable sources: slug (for sources arguments), coverage, key needed/present (never its value).",
+  description: "Sources: slug (for sources arguments), coverage, key needed/present (never its value).",
   input: z.strictObject({}),
   output: z.looseObject({
     sources: z.array(

@@ -5,7 +5,7 @@ import { str } from "../schema-parts.js";
 export const list_watch_profiles = readTool({
   name: "list_watch_profiles",
   title: "Watch profiles",
-  description: "Watched people and groups. Repeat a row's basis_warning whenever you summarize it.",
+  description: "Watched people and groups. Repeat a row's basis_warning when summarizing it.",
   input: z.strictObject({
     kind: z.string().min(1).optional().describe("e.g. person, group, institution."),
   }),

@@ -12,7 +12,7 @@ export const run_sweep = writeTool({
   name: "run_sweep",
   title: "Run sweep",
   description:
-    "Start a one-off search of sources; returns execution_id at once, poll get_execution. The run may end interrupted, which is not failed. conflict at the run limit.",
+    "A one-off search of sources; returns execution_id at once, poll get_execution. The run may end interrupted, which is not failed. conflict at the run limit.",
   idempotent: false,
   openWorld: true,
   input: z.strictObject({
@@ -24,7 +24,11 @@ export const run_sweep = writeTool({
     ai_enabled: z.boolean().optional(),
   }),
   output: z.looseObject({ execution_id: z.int() }),
-  routes: [{ method: "POST", path: "/api/search/sweep" }],
+  // The catalog is read (once per runtime id) to refuse an unknown source slug by name.
+  routes: [
+    { method: "POST", path: "/api/search/sweep" },
+    { method: "GET", path: "/api/repositories/catalog" },
+  ],
   example: { query: "model", sources: ["arxiv"] },
   budget: 80,
 });

@@ -48,7 +48,8 @@ export const scan_start = writeTool({
       }
     }),
   output: scanEnvelopeShape(),
-  routes: SCAN_RETRIEVAL_ROUTES,
+  // The catalog is read (once per runtime id) to refuse an unknown source slug by name.
+  routes: [...SCAN_RETRIEVAL_ROUTES, { method: "GET", path: "/api/repositories/catalog" }],
   example: {
     scan_id: "0b7e5c1e-3f3a-4c55-9a51-2f1d7c0e9a10",
     brief: "Which papers best show how protein structure is predicted?",

@@ -6,7 +6,7 @@ export const search_corpus = readTool({
   name: "search_corpus",
   title: "Search corpus",
   description:
-    "Search collected papers. keyword (default) filters on every word; semantic ranks by meaning, so the sets can differ. mode says what was served, mode_unavailable why not semantic. Pages by next_cursor; offset is refused.",
+    "Search stored papers. keyword (default) filters on every word; semantic ranks by meaning (sets can differ). mode says what was served, mode_unavailable why not semantic. Pages by next_cursor; offset is refused.",
   // Semantic mode may embed the query through the user's configured embedding provider,
   // which can be a remote service: the query text can leave the machine.
   openWorld: true,
@@ -28,7 +28,11 @@ export const search_corpus = readTool({
     model: z.string().nullable().optional(),
     mode_unavailable: z.string().optional(),
   }),
-  routes: [{ method: "POST", path: "/api/explorer/search" }],
+  // The catalog is read (once per runtime id) to refuse an unknown source slug by name.
+  routes: [
+    { method: "POST", path: "/api/explorer/search" },
+    { method: "GET", path: "/api/repositories/catalog" },
+  ],
   // An offset is refused rather than ignored: resmon seeks the corpus on (publication date, id).
   refuses: {
     offset:

@@ -9,9 +9,11 @@ import {
   NOT_RUNNING_MESSAGE,
   type ResmonClient,
 } from "@resmon/api-client";
+import type { RouteRef } from "@resmon/mcp-contract";
 import { backendUnavailable, invalidArgument, ToolError } from "../errors.js";
 import { registerSecret } from "../scrub.js";
 import { asRecord } from "../shape/values.js";
+import { notInThisResmon, routesOfOpenapi, type ThisResmon, thisResmon } from "./this-resmon.js";
 
 /**
  * The one module that adapts @resmon/api-client for the handlers: lazy discovery, a cached
@@ -39,6 +41,43 @@ export interface CallOptions {
 interface Connection {
   client: ResmonClient;
   baseUrl: string;
+  /** What discovery's health probe answered: the version and the runtime id the cache is keyed by. */
+  health: unknown;
+  runtimeId: string | null;
+}
+
+/** What one running resmon (one runtime id) serves, learned once: its routes, and its source slugs when first needed. */
+interface Known {
+  resmon: Promise<ThisResmon>;
+  slugs?: Promise<string[] | null>;
+}
+
+type LooseGet = { GET(path: string): Promise<ApiResult<unknown>> };
+
+/** A client that refuses, before sending anything, a route this resmon does not serve (the version gap). */
+function guarded(client: ResmonClient, resmon: ThisResmon): ResmonClient {
+  const loose = client as unknown as Record<
+    "GET" | "POST" | "PUT",
+    (path: string, ...rest: unknown[]) => unknown
+  >;
+  const check =
+    (method: RouteRef["method"]) =>
+    (path: string, ...rest: unknown[]) => {
+      const route = { method, path } as RouteRef;
+      if (!resmon.serves(route)) return Promise.reject(notInThisResmon(resmon, { route }));
+      return loose[method](path, ...rest);
+    };
+  const out = {
+    baseUrl: client.baseUrl,
+    port: client.port,
+    GET: check("GET"),
+    POST: check("POST"),
+    PUT: check("PUT"),
+    within: (ms: number) => guarded(client.within(ms), resmon),
+    close: () => client.close(),
+    toString: () => String(client),
+  };
+  return out as unknown as ResmonClient;
 }
 
 /** The discovery probe's timeout: resmon's 3 s, never longer than the request timeout itself. */
@@ -77,6 +116,10 @@ export function refusalToError(refusal: DiscoveryRefusal): ToolError {
 /** What a tool's handler asks resmon through (`Backend.forCall`): every request under its call's deadline. */
 export interface CallBackend {
   call<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, options?: CallOptions): Promise<T>;
+  /** What this resmon serves (its version, routes, features), learned once per runtime id. */
+  resmon(): Promise<ThisResmon>;
+  /** The source slugs of this resmon's catalog, read once per runtime id; null when it answered no list. */
+  sourceSlugs(): Promise<string[] | null>;
   /** Forget the connection: the next call discovers afresh. */
   forget(): Promise<void>;
 }
@@ -85,6 +128,8 @@ export class Backend {
   private connection: Connection | undefined;
   private connecting: Promise<Connection> | undefined;
   private readonly options: BackendOptions;
+  /** By runtime id: a restart (a new id) is learned afresh, a reconnection to the same one is not. */
+  private readonly known = new Map<string, Known>();
 
   constructor(options: BackendOptions) {
     this.options = options;
@@ -104,6 +149,8 @@ export class Backend {
     const deadline = Math.min(arrivedAt, Date.now()) + this.timeoutMs;
     return {
       call: (send, options = {}) => this.callBy(send, options, deadline),
+      resmon: () => this.resmonBy(deadline),
+      sourceSlugs: () => this.slugsBy(deadline),
       forget: () => this.forget(),
     };
   }
@@ -132,8 +179,88 @@ export class Backend {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     if (!found.ok) throw refusalToError(found.refusal);
-    this.connection = { client: found.client, baseUrl: found.baseUrl };
+    const health = found.health;
+    const runtimeId = found.identity.ok ? found.identity.identity.runtime_id : null;
+    this.connection = { client: found.client, baseUrl: found.baseUrl, health, runtimeId };
     return this.connection;
+  }
+
+  private knownFor(connection: Connection): Known {
+    const started = (connection.health as { started_at?: unknown } | null)?.started_at;
+    const key = connection.runtimeId ?? `${connection.baseUrl} ${String(started)}`;
+    let entry = this.known.get(key);
+    if (!entry) {
+      const learning = this.learn(connection);
+      entry = { resmon: learning };
+      this.known.set(key, entry);
+      // A failure to reach it is not knowledge: the next call asks again.
+      learning.catch(() => this.known.delete(key));
+    }
+    return entry;
+  }
+
+  /**
+   * Its own route list (GET /openapi.json, which FastAPI serves), read through the client's guarded
+   * transport: a backend that has none, or answers something else, is placed by its version instead.
+   */
+  private async learn(connection: Connection): Promise<ThisResmon> {
+    const result = await (connection.client.within(this.timeoutMs) as unknown as LooseGet).GET(
+      "/openapi.json",
+    );
+    if (!result.ok && (result.error.kind === "transport" || result.error.kind === "timeout")) {
+      throw mapApiError(result.error, connection.baseUrl, {});
+    }
+    const routes = result.ok ? routesOfOpenapi(result.data) : null;
+    return thisResmon(connection.health, connection.runtimeId, routes);
+  }
+
+  private async resmonBy(deadline: number): Promise<ThisResmon> {
+    return this.withinDeadline(async () => this.knownFor(await this.connect()).resmon, deadline);
+  }
+
+  private async slugsBy(deadline: number): Promise<string[] | null> {
+    const connection = await this.withinDeadline(() => this.connect(), deadline);
+    const entry = this.knownFor(connection);
+    if (!entry.slugs) {
+      const reading = this.callBy(
+        (c) => c.GET("/api/repositories/catalog") as Promise<ApiResult<unknown>>,
+        {},
+        deadline,
+      ).then(
+        (rows) =>
+          Array.isArray(rows)
+            ? rows
+                .map((r) => (r && typeof r === "object" ? (r as Record<string, unknown>).slug : undefined))
+                .filter((s): s is string => typeof s === "string")
+            : null,
+        (err: unknown) => {
+          // Only a resmon that is gone fails the call; one that answers no catalog cannot judge slugs.
+          if (err instanceof ToolError && err.code === "backend_unavailable") throw err;
+          return null;
+        },
+      );
+      entry.slugs = reading;
+      reading.catch(() => {
+        entry.slugs = undefined;
+      });
+    }
+    return entry.slugs;
+  }
+
+  private async withinDeadline<T>(work: () => Promise<T>, deadline: number): Promise<T> {
+    if (deadline <= Date.now()) throw this.lateError();
+    const running = work();
+    // The loser of the race may still fail later; that is not an unhandled rejection.
+    running.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(this.lateError()), deadline - Date.now() + CALL_SLACK_MS);
+    });
+    try {
+      return await Promise.race([running, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -141,7 +268,8 @@ export class Backend {
    * outcomes. Refusals are the same ToolErrors (backend_unavailable) every tool gets.
    */
   async client(): Promise<ResmonClient> {
-    return (await this.connect()).client;
+    const connection = await this.connect();
+    return guarded(connection.client, await this.knownFor(connection).resmon);
   }
 
   /** Forget the connection: the next call discovers afresh. */
@@ -170,19 +298,7 @@ export class Backend {
     options: CallOptions,
     deadline: number,
   ): Promise<T> {
-    if (deadline <= Date.now()) throw this.lateError();
-    const work = this.callOnce(send, options, deadline);
-    // The loser of the race may still fail later; that is not an unhandled rejection.
-    work.catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(this.lateError()), deadline - Date.now() + CALL_SLACK_MS);
-    });
-    try {
-      return await Promise.race([work, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return this.withinDeadline(() => this.callOnce(send, options, deadline), deadline);
   }
 
   private lateError(): ToolError {
@@ -202,12 +318,15 @@ export class Backend {
     deadline: number,
   ): Promise<T> {
     const connection = await this.connect();
+    const resmon = await this.knownFor(connection).resmon;
     const left = deadline - Date.now();
     if (left <= 0) throw this.lateError();
     let result: ApiResult<T>;
     try {
-      result = await send(connection.client.within(left));
-    } catch {
+      result = await send(guarded(connection.client.within(left), resmon));
+    } catch (err) {
+      // The guard's refusal: a route this resmon lacks, and nothing was sent.
+      if (err instanceof ToolError) throw err;
       await this.forget();
       throw backendUnavailable(
         "resmon stopped responding part-way through the request.",

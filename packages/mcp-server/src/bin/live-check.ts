@@ -5,7 +5,19 @@
  * model; the token must appear nowhere the server wrote. One line per call; a mismatch fails the
  * check. Writes only with `writes: true`, and the plan is printed before the first one is sent.
  */
-import { ERROR_CODES, READ_TOOLS, TOOL_BY_NAME, type ToolName, WRITE_TOOLS } from "@resmon/mcp-contract";
+import {
+  compareVersions,
+  ERROR_CODES,
+  lineOfVersion,
+  NOT_IN_THIS_RESMON,
+  READ_TOOLS,
+  type ResmonLine,
+  TOOL_BY_NAME,
+  TOOLS,
+  type ToolName,
+  toolNeeds,
+  WRITE_TOOLS,
+} from "@resmon/mcp-contract";
 import { StdioPeer } from "./stdio-peer.js";
 
 export interface LiveCheckOptions {
@@ -93,6 +105,14 @@ class Checker {
   readonly verdicts: CallVerdict[] = [];
   /** Every tool called so far, so a read no step names (a new row) is still called once. */
   readonly called = new Set<ToolName>();
+  /** Tools this resmon is too old for: the first line that answers them (a version gap, not a mismatch). */
+  readonly gaps = new Map<ToolName, string>();
+  /** Tools with at least one call that did not match. */
+  readonly mismatched = new Set<ToolName>();
+  /** Tools that answered (a success or an honest error). */
+  readonly answered = new Set<ToolName>();
+  /** What health said resmon's version is. */
+  version: string | null = null;
   readonly #peer: StdioPeer;
   readonly #token: string;
   readonly #write: (line: string) => void;
@@ -149,8 +169,31 @@ class Checker {
   /** Call a tool and judge it: its output schema, or an honest error. */
   async read(name: ToolName, args: Body, label: string = name, missing?: string): Promise<Body | undefined> {
     const answer = await this.call(name, args, label);
-    if (!answer) return undefined;
+    if (!answer) {
+      this.mismatched.add(name);
+      return undefined;
+    }
     const suffix = missing ? ` (${missing})` : "";
+    const gap = versionGap(answer);
+    if (gap !== undefined) {
+      this.gaps.set(name, gap);
+      this.record({ label, ok: true, note: `needs resmon ≥ ${gap}: ${shortMessage(answer.body)}` });
+      return undefined;
+    }
+    const before = this.verdicts.length;
+    const body = await this.judge(name, answer, label, suffix);
+    if (this.verdicts.slice(before).some((v) => !v.ok)) this.mismatched.add(name);
+    else this.answered.add(name);
+    if (name === "health" && body && typeof body.version === "string") this.version = body.version;
+    return body;
+  }
+
+  private async judge(
+    name: ToolName,
+    answer: Answer,
+    label: string,
+    suffix: string,
+  ): Promise<Body | undefined> {
     if (answer.isError) {
       const problem = envelopeProblem(answer.body);
       if (problem) {
@@ -185,12 +228,58 @@ class Checker {
       answer.body.error === "invalid_argument" &&
       isRecord(answer.body.detail) &&
       answer.body.detail.read_only === true;
+    if (!refused) this.mismatched.add(name);
     this.record({
       label: name,
       ok: refused,
       note: refused ? "refused: read-only session (not sent)" : "was not refused as read-only",
     });
   }
+}
+
+/** The needed line of a version-gap answer (contract 1.2's not_in_this_resmon), else undefined. */
+function versionGap(answer: Answer): string | undefined {
+  const detail = answer.body.detail;
+  if (!answer.isError || answer.body.error !== "conflict" || !isRecord(detail)) return undefined;
+  if (detail.reason !== NOT_IN_THIS_RESMON) return undefined;
+  return typeof detail.needs === "string" ? detail.needs : "a newer release";
+}
+
+/**
+ * Per tool: ok, needs resmon ≥ X, or mismatch, then the one-line summary. A tool this check did
+ * not send (the writes of a read-only run) is judged by the version table against the newest line
+ * this resmon showed it serves.
+ */
+function toolSummary(c: Checker, write: (line: string) => void): void {
+  let line: ResmonLine = lineOfVersion(c.version);
+  for (const name of c.answered) {
+    const needs = toolNeeds(TOOL_BY_NAME[name]);
+    if (compareVersions(needs, line) > 0) line = needs;
+  }
+  const judged = (name: ToolName) => c.answered.has(name) || c.mismatched.has(name) || c.gaps.has(name);
+  const needsOf = (name: ToolName): string | undefined => {
+    if (c.gaps.has(name)) return c.gaps.get(name);
+    if (judged(name)) return undefined;
+    const needs = toolNeeds(TOOL_BY_NAME[name]);
+    return compareVersions(needs, line) > 0 ? needs : undefined;
+  };
+  write("");
+  write("Per tool:");
+  let available = 0;
+  let gaps = 0;
+  for (const tool of TOOLS) {
+    const needs = needsOf(tool.name);
+    const status = c.mismatched.has(tool.name) ? "mismatch" : needs ? `needs resmon ≥ ${needs}` : "ok";
+    if (status === "ok") available += 1;
+    else if (needs && status !== "mismatch") gaps += 1;
+    write(`  ${status.padEnd(20)} ${tool.name}${judged(tool.name) ? "" : " (not sent: judged by version)"}`);
+  }
+  const mismatches = TOOLS.length - available - gaps;
+  write(
+    `resmon ${c.version ?? "(version not reported)"}: ${available} of ${TOOLS.length} tools available` +
+      (gaps ? `; ${gaps} need a newer resmon` : "") +
+      (mismatches ? `; ${mismatches} mismatch` : ""),
+  );
 }
 
 async function checkReads(c: Checker): Promise<void> {
@@ -345,6 +434,7 @@ export async function runLiveCheck(
     ok: !leaked,
     note: leaked ? "the token appears in what the server wrote" : "appears nowhere in stdout or stderr",
   });
+  toolSummary(checker, write);
   const ok = checker.verdicts.every((v) => v.ok);
   const failed = checker.verdicts.filter((v) => !v.ok).length;
   write("");

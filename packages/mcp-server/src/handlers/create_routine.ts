@@ -1,3 +1,4 @@
+import { requireFeature, requireKnownSources } from "../backend/this-resmon.js";
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
 import { answerOf } from "../shape/answer.js";
@@ -8,6 +9,7 @@ const CREATED_INACTIVE =
   "Created inactive: nothing is scheduled until activate_routine (or the app) turns it on. The record above was read back from resmon.";
 
 export const create_routine: Handler<"create_routine"> = async (args, { backend }) => {
+  await requireKnownSources(backend, "sources", args.sources);
   const parameters: {
     query: string;
     repositories: string[];
@@ -27,7 +29,10 @@ export const create_routine: Handler<"create_routine"> = async (args, { backend 
     notify_on_complete?: boolean;
   } = { name: args.name, schedule_cron: args.schedule, parameters, is_active: false };
   // Omitted when not given, never sent empty, never filled in from the keywords.
-  if (args.intent !== undefined && args.intent.trim() !== "") body.intent = args.intent;
+  if (args.intent !== undefined && args.intent.trim() !== "") {
+    await requireFeature(backend, "routine_intent", "routine intent (what coverage is measured against)");
+    body.intent = args.intent;
+  }
   for (const flag of [
     "ai_enabled",
     "email_enabled",

@@ -1,3 +1,4 @@
+import { requireFeature } from "../backend/this-resmon.js";
 import type { Handler } from "../context.js";
 import { invalidArgument } from "../errors.js";
 
@@ -11,6 +12,17 @@ export const export_references: Handler<"export_references"> = async (args, { ba
     throw invalidArgument("Pass exactly one of exec_id or doc_ids (a non-empty list).", {
       field: execId === undefined ? "doc_ids" : "exec_id",
     });
+  }
+  if (format === "json") await requireFeature(backend, "json_export", "JSON reference export");
+  if (execId !== undefined && !(await backend.resmon()).has("export_by_execution")) {
+    // Before 2.3 the export route takes document ids only; the run's own export route renders the
+    // same papers with the same renderer (bibtex, ris, csv), so this answer loses nothing.
+    const data = await backend.call((c) =>
+      c.GET("/api/executions/{exec_id}/references", {
+        params: { path: { exec_id: execId }, query: { format } },
+      }),
+    );
+    return { format, exec_id: execId, text: asText(data) };
   }
   if (execId !== undefined) {
     // The spec's route for both forms is the export route, which drops an execution id it does not

@@ -11,7 +11,10 @@ import { asRecord, parseJsonText } from "../shape/values.js";
 const PROMISED = ["ai_lane"] as const;
 
 /** The row whole, except the unbounded event log: its last event and its length instead. */
-export function executionAnswer(body: unknown): Record<string, unknown> {
+/** The run lineage a resmon before 2.3 does not record: not reported there, never null or absent without a word. */
+const LINEAGE = ["interrupted_reason", "restarted_from", "restarted_into"] as const;
+
+export function executionAnswer(body: unknown, lineageRecorded = true): Record<string, unknown> {
   const { progress_events: raw, identity: _identity, ...row } = asRecord(body);
   // parameters is JSON text in the row (default_starts lives inside it): hand it over as an object.
   if (typeof row.parameters === "string") {
@@ -20,6 +23,7 @@ export function executionAnswer(body: unknown): Record<string, unknown> {
   }
   const answer: Record<string, unknown> = { ...row, ...reportedIdentity(asRecord(body)) };
   const missing: string[] = PROMISED.filter((key) => !Object.hasOwn(row, key));
+  if (!lineageRecorded) missing.push(...LINEAGE.filter((key) => !Object.hasOwn(row, key)));
   // An event log resmon did not send (or sent unreadable) is not an empty one.
   const events = parseJsonText(raw);
   if (Array.isArray(events)) {
@@ -37,7 +41,7 @@ export const get_execution: Handler<"get_execution"> = async (args, { backend })
     const body = await backend.call((c) =>
       c.GET("/api/executions/{exec_id}", { params: { path: { exec_id: execId } } }),
     );
-    return answerOf("get_execution", executionAnswer(body));
+    return answerOf("get_execution", executionAnswer(body, (await backend.resmon()).has("run_lineage")));
   }
   // Preflight: health with the expectation must match before the execution is asked for at all.
   const bound = { expectedRuntimeId: expected };
@@ -49,5 +53,5 @@ export const get_execution: Handler<"get_execution"> = async (args, { backend })
     bound,
   );
   requireIdentity(body, expected, "execution");
-  return answerOf("get_execution", executionAnswer(body));
+  return answerOf("get_execution", executionAnswer(body, (await backend.resmon()).has("run_lineage")));
 };

@@ -1,3 +1,4 @@
+import { requireKnownSources } from "../backend/this-resmon.js";
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
 import { answerOf } from "../shape/answer.js";
@@ -13,6 +14,7 @@ const NO_EXECUTION_ID =
   "resmon admitted the sweep, but its reply did not say the execution's id, so there is nothing to poll by id. The sweep exists: do not call run_sweep again, or a second one starts. list_executions shows it, newest first.";
 
 export const run_sweep: Handler<"run_sweep"> = async (args, { backend }) => {
+  await requireKnownSources(backend, "sources", args.sources);
   const body: {
     query: string;
     repositories: string[];

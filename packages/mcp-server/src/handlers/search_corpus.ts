@@ -1,3 +1,5 @@
+import { FEATURE_SINCE } from "@resmon/mcp-contract";
+import { requireKnownSources } from "../backend/this-resmon.js";
 import type { Handler } from "../context.js";
 import { answerOf } from "../shape/answer.js";
 import { paper, rankedPaper } from "../shape/paper.js";
@@ -8,11 +10,15 @@ const DECLINED_FALLBACK = "resmon did not rank these results by meaning; they ar
 
 export const search_corpus: Handler<"search_corpus"> = async (args, { backend }) => {
   const { query, limit, mode: requested, cursor, sources, date_from, date_to } = args;
+  await requireKnownSources(backend, "sources", sources);
+  // A resmon before 2.3 declares no sort (it would ignore one): it only answers newest first.
+  const resmon = await backend.resmon();
+  const ranks = resmon.has("similarity_search");
   // Only what the caller gave; never the route's `include` field.
   const body = {
     query,
     limit,
-    sort: requested === "semantic" ? "similarity" : "newest",
+    ...(ranks ? { sort: requested === "semantic" ? "similarity" : "newest" } : {}),
     ...(cursor !== undefined ? { cursor } : {}),
     ...(sources !== undefined && sources.length > 0 ? { sources } : {}),
     ...(date_from !== undefined ? { date_from } : {}),
@@ -38,8 +44,9 @@ export const search_corpus: Handler<"search_corpus"> = async (args, { backend })
     if (typeof data.unranked_count === "number") answer.unranked_count = data.unranked_count;
     answer.model = typeof data.model === "string" ? data.model : null;
   } else if (requested === "semantic") {
-    answer.mode_unavailable =
-      typeof data.similarity_unavailable === "string" && data.similarity_unavailable
+    answer.mode_unavailable = !ranks
+      ? `resmon ${resmon.version ?? "(no version reported)"} cannot rank by meaning (that needs resmon ${FEATURE_SINCE.similarity_search} or newer); these are its keyword results.`
+      : typeof data.similarity_unavailable === "string" && data.similarity_unavailable
         ? data.similarity_unavailable
         : DECLINED_FALLBACK;
   }

@@ -49,9 +49,14 @@ function toResult(reply: FakeReply): ApiResult<unknown> {
   return { ok: false, error };
 }
 
-/** A ResmonClient double: records every request and answers through `respond`. */
+/**
+ * A ResmonClient double: records every request to a resmon route and answers through `respond`.
+ * Its `/openapi.json` (the route list the server reads once per runtime id) is a 404, as from a
+ * backend without one, and not recorded: the server then assumes the current surface.
+ */
 export function fakeClient(respond: Responder, seen: SeenRequest[], port = 51734): ResmonClient {
   const call = (method: SeenRequest["method"]) => async (path: string, init?: LooseInit) => {
+    if (path === "/openapi.json") return toResult({ status: 404, body: { detail: "Not Found" } });
     const req: SeenRequest = {
       method,
       path,

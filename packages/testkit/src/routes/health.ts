@@ -1,4 +1,4 @@
-import { BACKEND_VERSION, type Backend } from "../backend.js";
+import type { Backend } from "../backend.js";
 import type { JsonObject } from "../model.js";
 import { type Ctx, detail, ok, queryValue, type Reply } from "../reply.js";
 
@@ -36,7 +36,7 @@ export function health(ctx: Ctx): Reply {
   if (identity !== undefined) body.identity = identity;
   body.pid = process.pid;
   body.started_at = b.startedAt;
-  body.version = BACKEND_VERSION;
+  body.version = b.version;
   body.embeddings = embeddings(b);
   // The spec's health tool reports scheduler and daemon state; the captured 2.3 health does not carry them.
   body.scheduler = {

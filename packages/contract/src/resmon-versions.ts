@@ -1,0 +1,131 @@
+import type { RouteRef } from "./types.js";
+
+/**
+ * Which resmon serves what the tools reach. resmon's public history has the 1.6 releases and the
+ * 1.7 work after them; the current surface is 2.3's (`../shared/resmon/openapi.json`). The facts,
+ * with the commit each was read from, are the stand-in's release table
+ * (packages/testkit/src/releases.ts); a test holds the two to the same first versions.
+ */
+export const LINES_OF_RESMON = ["1.6", "1.7", "2.3"] as const;
+export type ResmonLine = (typeof LINES_OF_RESMON)[number];
+
+/** The oldest resmon this server answers for: every tool's first route is there. */
+export const OLDEST_RESMON: ResmonLine = "1.6";
+
+/** The reason a refusal names when this resmon lacks what a call needs (contract 1.2). */
+export const NOT_IN_THIS_RESMON = "not_in_this_resmon";
+
+/** Routes (method + path, parameters as `{}`) that 1.6.0 did not serve, by the first line that does. */
+const ROUTE_SINCE: Readonly<Record<string, ResmonLine>> = {
+  "GET /api/watchdog": "1.7",
+  "GET /api/analytics/keyword-contribution": "1.7",
+  "GET /api/documents/{}/why": "1.7",
+  "GET /api/documents/{}/lifecycle": "1.7",
+  "GET /api/executions/{}/search-record": "1.7",
+  "GET /api/documents/{}/similar": "2.3",
+  "GET /api/profiles": "2.3",
+  "GET /api/profiles/{}": "2.3",
+  "GET /api/profiles/{}/matches": "2.3",
+  "POST /api/profiles": "2.3",
+  "GET /api/routines/{}/coverage": "2.3",
+  "GET /api/routines/{}/deliveries": "2.3",
+  "POST /api/routines/{}/run": "2.3",
+  "GET /api/settings/assistant": "2.3",
+  "PUT /api/settings/assistant": "2.3",
+  "GET /api/settings/embeddings": "2.3",
+  "PUT /api/settings/embeddings": "2.3",
+};
+
+/** What a route's answer or body carries beyond its 1.6 form, by the first line that has it. */
+export const FEATURE_SINCE = {
+  /** `format=json` (and `include_ids`) on the reference exports: 1.6 and 1.7 render bibtex, ris, csv. */
+  json_export: "2.3",
+  /** `execution_ids` on POST /api/export/references (1.6 and 1.7 take `document_ids` only). */
+  export_by_execution: "2.3",
+  /** `sort: "similarity"` on the explorer search (1.6 and 1.7 declare no `sort`). */
+  similarity_search: "2.3",
+  /** `intent` on POST /api/routines. */
+  routine_intent: "2.3",
+  /** `missed_fires` on routine rows, `missed_fire_details` on the detail. */
+  missed_fires: "2.3",
+  /** `interrupted_reason`, `restarted_from`, `restarted_into` on executions. */
+  run_lineage: "2.3",
+} as const satisfies Record<string, ResmonLine>;
+export type ResmonFeature = keyof typeof FEATURE_SINCE;
+
+/** "GET /api/routines/{}": a route with its parameter names dropped, as backends name them differently. */
+export function routeShape(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, "{}")}`;
+}
+
+/** The first resmon line that serves this route (1.6 for everything 1.6.0 already served). */
+export function routeSince(route: RouteRef): ResmonLine {
+  return ROUTE_SINCE[routeShape(route.method, route.path)] ?? "1.6";
+}
+
+/** Every route the tools reach that some older line lacks, with its first line. */
+export function newerRoutes(): ReadonlyArray<readonly [shape: string, since: ResmonLine]> {
+  return Object.entries(ROUTE_SINCE);
+}
+
+/** Numeric order of dotted versions ("1.6.1" < "1.7" < "2.3.0"); non-numeric parts count as 0. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map((p) => Number.parseInt(p, 10) || 0);
+  const pb = b.split(".").map((p) => Number.parseInt(p, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+export function newestLine(lines: readonly ResmonLine[]): ResmonLine {
+  return lines.reduce<ResmonLine>((a, b) => (compareVersions(a, b) >= 0 ? a : b), OLDEST_RESMON);
+}
+
+/**
+ * The line a reported version belongs to, for a backend whose own route list could not be read.
+ * resmon 2.3's backend reports version "1.8.3" (the captured health), so 1.8 and later count as 2.3.
+ */
+export function lineOfVersion(version: string | null): ResmonLine {
+  if (version === null) return OLDEST_RESMON;
+  if (compareVersions(version, "1.8") >= 0) return "2.3";
+  if (compareVersions(version, "1.7") >= 0) return "1.7";
+  return "1.6";
+}
+
+/**
+ * What each tool needs beyond its first route (its side routes are optional: get_routine answers
+ * without deliveries or coverage). The scan retrieves papers with their ids through the JSON export.
+ */
+const TOOL_FEATURES: Readonly<Record<string, readonly ResmonFeature[]>> = {
+  // Contract 1.x promises missed_fires on every routine: a resmon without them cannot answer these.
+  list_routines: ["missed_fires"],
+  get_routine: ["missed_fires"],
+  get_execution_results: ["json_export"],
+  scan_start: ["json_export"],
+  scan_continue: ["json_export"],
+  scan_verify: ["json_export"],
+};
+
+/** The oldest line on which a tool answers: its first route's line, or its features' if newer. */
+export function toolNeeds(tool: { name: string; routes: readonly RouteRef[] }): ResmonLine {
+  const first = tool.routes[0];
+  const lines: ResmonLine[] = first ? [routeSince(first)] : [];
+  for (const f of TOOL_FEATURES[tool.name] ?? []) lines.push(FEATURE_SINCE[f]);
+  return newestLine(lines);
+}
+
+/**
+ * A row's description, ending with the resmon it needs when that is newer than 1.6 (contract 1.2).
+ * Every tool answers on 1.6 and later otherwise, as the server's description and the README say;
+ * naming 1.6 on all 29 would cost the tools/list budget for no news.
+ */
+export function describeNeeds(row: {
+  name: string;
+  description: string;
+  routes: readonly RouteRef[];
+}): string {
+  const line = toolNeeds(row);
+  return line === OLDEST_RESMON ? row.description : `${row.description} resmon ${line}+`;
+}

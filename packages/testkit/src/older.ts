@@ -1,0 +1,138 @@
+import { has, type Release } from "./releases.js";
+import type { Query, Reply } from "./reply.js";
+import { queryValue } from "./reply.js";
+
+/**
+ * What an older release does differently on a route it serves (releases.ts has the facts): the
+ * request fields it does not declare are refused as the testkit refuses any undeclared field (the
+ * real backend would silently ignore them), its own refusals are answered as it answered them, and
+ * the answer fields it did not have are left out.
+ */
+
+type Json = Record<string, unknown>;
+
+const asJson = (x: unknown): Json => (x && typeof x === "object" && !Array.isArray(x) ? (x as Json) : {});
+
+/** Request fields each route lacked before the feature that brought them. */
+const UNDECLARED_BEFORE: ReadonlyArray<{
+  route: string;
+  feature: string;
+  query?: string[];
+  body?: string[];
+}> = [
+  { route: "GET /api/executions/{exec_id}/references", feature: "json_export", query: ["include_ids"] },
+  { route: "POST /api/export/references", feature: "export_by_execution", body: ["execution_ids"] },
+  { route: "POST /api/explorer/search", feature: "similarity_search", body: ["sort"] },
+  { route: "POST /api/routines", feature: "routine_intent", body: ["intent"] },
+];
+
+const OLD_FORMATS = "bibtex, csv, ris";
+
+export interface OlderRefusal {
+  reply: Reply;
+  /** True when it is the testkit's strictness refusal, not the release's own answer. */
+  strictness: boolean;
+}
+
+export function olderRequest(
+  release: Release,
+  route: string,
+  query: Query,
+  body: unknown,
+): OlderRefusal | null {
+  const sentBody = asJson(body);
+  for (const rule of UNDECLARED_BEFORE) {
+    if (rule.route !== route || has(release, rule.feature)) continue;
+    const q = (rule.query ?? []).filter((name) => name in query);
+    const b = (rule.body ?? []).filter((name) => Object.hasOwn(sentBody, name));
+    if (q.length === 0 && b.length === 0) continue;
+    const named = [...q.map((n) => `query parameter '${n}'`), ...b.map((n) => `body field '${n}'`)];
+    return {
+      strictness: true,
+      reply: {
+        status: 400,
+        body: {
+          detail: {
+            reason: "testkit_undeclared",
+            message: `The testkit refused ${route}: resmon ${release.version} does not declare ${named.join(", ")} for this route. That release would silently ignore it.`,
+            undeclared_query: q,
+            undeclared_body: b,
+          },
+        },
+      },
+    };
+  }
+  const format = route === "POST /api/export/references" ? sentBody.format : queryValue(query, "format");
+  const exports =
+    route === "POST /api/export/references" || route === "GET /api/executions/{exec_id}/references";
+  if (route === "POST /api/export/references" && !has(release, "export_by_execution")) {
+    if (!Array.isArray(sentBody.document_ids)) {
+      return {
+        strictness: false,
+        reply: {
+          status: 422,
+          body: {
+            detail: [
+              { type: "missing", loc: ["body", "document_ids"], msg: "Field required", input: body ?? null },
+            ],
+          },
+        },
+      };
+    }
+  }
+  if (exports && format === "json" && !has(release, "json_export")) {
+    return {
+      strictness: false,
+      reply: {
+        status: 400,
+        body: { detail: `Unknown export format 'json'. Expected one of: ${OLD_FORMATS}.` },
+      },
+    };
+  }
+  return null;
+}
+
+/** Answer keys each route's rows lacked before the feature that brought them. */
+const ABSENT_BEFORE: ReadonlyArray<{ route: string; feature: string; keys: string[]; rows?: boolean }> = [
+  { route: "GET /api/routines", feature: "missed_fires", keys: ["missed_fires"], rows: true },
+  {
+    route: "GET /api/routines/{routine_id}",
+    feature: "missed_fires",
+    keys: ["missed_fires", "missed_fire_details"],
+  },
+  {
+    route: "GET /api/executions",
+    feature: "run_lineage",
+    keys: ["interrupted_reason", "restarted_from", "restarted_into"],
+    rows: true,
+  },
+  {
+    route: "GET /api/executions/{exec_id}",
+    feature: "run_lineage",
+    keys: ["interrupted_reason", "restarted_from", "restarted_into"],
+  },
+  {
+    route: "POST /api/explorer/search",
+    feature: "similarity_search",
+    keys: ["sort", "ranked_count", "unranked_count", "model", "similarity_unavailable"],
+  },
+];
+
+/** The answer as the release gave it: the same rows without the keys it did not have yet. */
+export function olderAnswer(release: Release, route: string, reply: Reply): Reply {
+  if (reply.status < 200 || reply.status > 299 || typeof reply.body !== "object" || reply.body === null) {
+    return reply;
+  }
+  let body: unknown = reply.body;
+  for (const rule of ABSENT_BEFORE) {
+    if (rule.route !== route || has(release, rule.feature)) continue;
+    const drop = (x: unknown): unknown => {
+      if (!x || typeof x !== "object" || Array.isArray(x)) return x;
+      const copy = { ...(x as Json) };
+      for (const k of rule.keys) delete copy[k];
+      return copy;
+    };
+    body = rule.rows && Array.isArray(body) ? body.map(drop) : drop(body);
+  }
+  return body === reply.body ? reply : { ...reply, body };
+}
