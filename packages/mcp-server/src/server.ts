@@ -18,7 +18,6 @@ import { backendUnavailable, boundEchoes, invalidArgument, toEnvelope } from "./
 import { HANDLERS } from "./handlers/index.js";
 import { hostInfo } from "./host-info.js";
 import { log } from "./log.js";
-import { fastPathFrom } from "./protocol/fast-call.js";
 import {
   type JSONRPCMessage,
   type Session,
@@ -41,8 +40,6 @@ export interface ServerOptions {
   timeoutMs?: number;
   /** For tests: replace discovery. */
   discoverFn?: DiscoverFn;
-  /** Answer a 2025-era session's plain tools/call without the SDK (default RESMON_MCP_FAST_PATH, on unless "0"). */
-  fastPath?: boolean;
 }
 
 export type ToolOutcome = { ok: true; answer: Answer } | { ok: false; error: ErrorEnvelope };
@@ -211,7 +208,6 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
       open: (send) => {
         const session = serveSession(host, send, {
           onError: (error) => log(`protocol: ${error.message}`),
-          fastPath: options.fastPath ?? fastPathFrom(options.env ?? process.env),
         });
         served.push(session);
         return session;

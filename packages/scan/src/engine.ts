@@ -26,7 +26,7 @@ import type {
   ScanStartArgs,
   ScanVerifyArgs,
 } from "./types.js";
-import { runVerification } from "./verify-run.js";
+import { closeFoundNothing, runVerification } from "./verify-run.js";
 
 export interface ScanEngineOptions {
   /** Resolves the discovered client. Errors propagate unchanged (after the lock is released). */
@@ -131,7 +131,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
             );
           }
           const call = open(existing);
-          if (existing.round_failed) {
+          if (existing.round_failed || nextStepOf(existing).kind === "nothing_found") {
             resubmitUnfinished(call.state);
             call.save();
           }
@@ -182,7 +182,9 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
         return envelopeOf(state, call.records);
       }
       const step = nextStepOf(state);
-      if (step.kind !== "rank" && step.kind !== "verify") {
+      // Nothing found and no source answered: the person may close the scan with evidence that says so.
+      if (step.kind === "nothing_found") closeFoundNothing(state);
+      else if (step.kind !== "rank" && step.kind !== "verify") {
         throw wrongPhase("Nothing is ranked yet: follow next_action.", nextActionOf(state));
       }
       if (entries.length) {

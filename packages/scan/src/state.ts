@@ -1,7 +1,10 @@
 import type { StartInputs } from "./args.js";
+import type { SweepCoverage } from "./coverage.js";
 import type { PaperRecord } from "./records.js";
 import type { GapQuery, RankedEntry, ScanPhase, ScreenScore } from "./types.js";
 import type { LifecycleOutcome } from "./verify.js";
+
+export type { SweepCoverage };
 
 /** One planned retrieval: a sweep (POST /api/search/sweep) or a corpus search, for one query of one round. */
 export interface RetrievalTask {
@@ -32,12 +35,6 @@ export interface RetrievalTask {
   similarity_unavailable?: string | null;
   /** sweep: resmon's coverage of this run, verbatim. */
   coverage?: SweepCoverage | null;
-}
-
-export interface SweepCoverage {
-  summary: string | null;
-  sources: Record<string, unknown>[];
-  sources_that_could_not_answer: string[];
 }
 
 export interface Candidate {

@@ -1,9 +1,12 @@
+import { roundFoundNothing } from "./coverage.js";
 import type { Batch, Page, ScanState } from "./state.js";
 
 /** What the scan needs next, read from its state alone (so scan_result and every call agree). */
 export type Step =
   | { kind: "retrieve"; round: number }
   | { kind: "round_failed"; round: number }
+  /** The first round found nothing and resmon recorded no source as answering: said, with the way on. */
+  | { kind: "nothing_found"; round: number }
   | { kind: "screen"; batch: Batch }
   | { kind: "expand" }
   | { kind: "decide_gap" }
@@ -16,9 +19,11 @@ export type Step =
 export function nextStep(state: ScanState): Step {
   if (state.phase === "complete") return { kind: "complete" };
   if (state.retrieving !== null) {
-    return state.round_failed
-      ? { kind: "round_failed", round: state.retrieving }
-      : { kind: "retrieve", round: state.retrieving };
+    if (state.round_failed) return { kind: "round_failed", round: state.retrieving };
+    if (state.retrieving === 0 && roundFoundNothing(state.tasks, state.inputs.sources)) {
+      return { kind: "nothing_found", round: 0 };
+    }
+    return { kind: "retrieve", round: state.retrieving };
   }
   const open = state.batches.find((b) => b.accepted_hash === null);
   if (open) return { kind: "screen", batch: open };

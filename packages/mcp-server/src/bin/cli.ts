@@ -66,11 +66,16 @@ async function main(): Promise<void> {
 // A closed stdout or stderr (the harness went away, or `resmon-mcp doctor | head`) ends the process:
 // reporting it on a closed stderr would only raise another EPIPE, and loop.
 const isBrokenPipe = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (err) => {
-    if (isBrokenPipe(err)) process.exit(process.exitCode ?? 0);
-  });
-}
+process.stderr.on("error", (err) => {
+  if (isBrokenPipe(err)) process.exit(process.exitCode ?? 0);
+});
+// Any other stdout error (ENOBUFS, EIO…) has lost a frame the harness waits for: going on would
+// leave it waiting for ever, so it ends the process, with one line on stderr saying why.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (isBrokenPipe(err)) process.exit(process.exitCode ?? 0);
+  log(`stdout failed (${err.code ?? err.name}): stopping, since an answer could not be written`);
+  process.exit(1);
+});
 process.on("uncaughtException", (err) => {
   if (isBrokenPipe(err)) process.exit(process.exitCode ?? 0);
   log(`unexpected: ${err.name}`);
