@@ -98,14 +98,32 @@ function readsShared(file, seen = new Set()) {
   return false;
 }
 
-/** The condition a test or describe was skipped on, as written in its file (`skipIf(!LIVE)`). */
+/** The doc comment right above `const NAME =` in a test file, on one line, if it has one. */
+function commentOn(text, name) {
+  const m = new RegExp(`/\\*\\*((?:(?!\\*/)[\\s\\S])*)\\*/\\s*(?:export\\s+)?const\\s+${name}\\b`).exec(text);
+  return m?.[1]
+    .replace(/^\s*\*\s?/gm, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/**
+ * Why a test or describe was skipped: the condition as written in its file (`skipIf(!LIVE)`), said
+ * in words where the constants it names carry a doc comment (the comment, then the condition).
+ */
 function skipCondition(file, titles) {
   if (!existsSync(file)) return undefined;
   const text = readFileSync(file, "utf8");
   for (const title of [...titles].reverse()) {
     const quoted = title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const m = new RegExp(`\\.(skipIf|runIf|skip|todo)(\\(([^\\n]*?)\\))?\\(\\s*["'\`]${quoted}`).exec(text);
-    if (m) return m[1] === "skipIf" || m[1] === "runIf" ? `${m[1]}(${m[3]})` : m[1];
+    if (!m) continue;
+    if (m[1] !== "skipIf" && m[1] !== "runIf") return m[1];
+    const code = `${m[1]}(${m[3]})`;
+    const words = [...new Set(m[3].match(/[A-Za-z_$][\w$]*/g) ?? [])]
+      .map((n) => commentOn(text, n))
+      .filter(Boolean);
+    return words.length > 0 ? `${words.join(" ")} (${code})` : code;
   }
   return /ctx\.skip\(|context\.skip\(/.test(text) ? "ctx.skip() inside the test" : undefined;
 }

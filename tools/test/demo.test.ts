@@ -53,7 +53,7 @@ function interruptWhenReady(
 }
 
 describe.skipIf(!BUILT)("pnpm demo", () => {
-  it("tours reads, a confirm-gated write, a read-only refusal, doctor and a raw answer, then exits 0", () => {
+  it("tours reads, a scan, a confirm-gated write, a read-only refusal, doctor and a raw answer, then exits 0", () => {
     const run = spawnSync(TSX, DEMO, { cwd: TOOLS_DIR, encoding: "utf8", timeout: 90_000 });
     expect(run.status, run.stderr).toBe(0);
     const stdout = run.stdout;
@@ -65,6 +65,7 @@ describe.skipIf(!BUILT)("pnpm demo", () => {
       "── get_routine",
       "── list_executions",
       "search record",
+      "── A literature scan",
       "── create_routine",
       "── The same write in a read-only session",
       "── resmon-mcp doctor",
@@ -88,6 +89,14 @@ describe.skipIf(!BUILT)("pnpm demo", () => {
     const distances = [...section(stdout, "(semantic)").matchAll(/distance (\d\.\d{3})/g)].map((m) => m[1]);
     expect(distances).toHaveLength(5);
     expect(new Set(distances).size).toBeGreaterThan(1);
+
+    // The scan: its row's example call, each envelope followed to complete, the top verified.
+    const scanned = section(stdout, "── A literature scan");
+    expect(scanned).toMatch(/scan_start \(the plan[^)]*\) → \w+ → (await_retrieval|screen_candidates)/);
+    expect(scanned).toContain("→ rank → rank_shortlist: page 1 of");
+    expect(scanned).toContain("scan_verify (scan_id) → complete → complete");
+    expect(scanned).toMatch(/ {4}1\. .+ \(verified\)/);
+    expect(scanned).toContain("evidence written: evidence.json, evidence.md, evidence.bib");
 
     // The write asks first and lands inactive; the read-only session refuses it; doctor says OK.
     expect(section(stdout, "── create_routine")).toContain("requires_confirmation: true");

@@ -120,10 +120,7 @@ export const rankedEntriesArg = () =>
     .array(
       z.strictObject({
         doc_id: docId(),
-        rank: z
-          .int()
-          .min(1)
-          .describe("Orders the whole shortlist: 1 is best across every page; each rank once."),
+        rank: z.int().min(1).describe("1 is best of the whole shortlist; each once."),
         role: z.enum(RANK_ROLES).optional(),
         why: z.string().optional(),
         cite: z
@@ -138,7 +135,7 @@ export const rankedEntriesArg = () =>
       }),
     )
     .min(1)
-    .describe("A rank for every paper of the shortlist page; ranks go on across pages.");
+    .describe("A rank for every paper of the shortlist page.");
 
 /** The envelope every scan tool answers with. */
 export const scanEnvelopeShape = () =>

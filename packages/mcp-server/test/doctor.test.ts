@@ -6,10 +6,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { READ_TOOLS, TOOL_BY_NAME, WRITE_TOOLS } from "@resmon/mcp-contract";
+import { CONTRACT_VERSION, READ_TOOLS, TOOL_BY_NAME, WRITE_TOOLS } from "@resmon/mcp-contract";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runDoctor, WHAT_TO_DO } from "../src/bin/doctor.js";
+import { IDENTITY_CONTRACT_NOTE, runDoctor, WHAT_TO_DO } from "../src/bin/doctor.js";
 import { WRITE_PLAN } from "../src/bin/live-check.js";
 import { VARIABLES } from "../src/config.js";
 import { MAX_ECHO_CHARS } from "../src/errors.js";
@@ -58,6 +58,9 @@ describe("resmon-mcp doctor", () => {
     expect(text).toContain(`${kit.tokenFile} — present (content not shown)`);
     expect(text).toContain(`GET /api/health at http://127.0.0.1:${kit.port}: answered`);
     expect(text).toContain(`runtime_id ${kit.runtimeId}, contract_version 1`);
+    // Two versions, each said for what it is: ours in the banner, resmon's identity format here.
+    expect(text.split("\n")[0]).toContain(`tool-surface contract ${CONTRACT_VERSION}`);
+    expect(text).toContain(`(${IDENTITY_CONTRACT_NOTE})`);
     expect(text).toMatch(/RESMON_MCP_READ_ONLY\s+\(not set\)/);
     expect(text).not.toContain("Refused");
   });
@@ -287,9 +290,14 @@ describe("resmon-mcp doctor", () => {
     },
   );
 
-  it("every refusal kind has advice, listed on a refusal", async () => {
+  it("a refusal shows its own advice and no other kind's (every kind has some)", async () => {
     const { text } = await doctor({});
-    for (const kind of Object.keys(WHAT_TO_DO)) expect(text).toContain(`  ${kind.padEnd(14)} `);
+    for (const [kind, advice] of Object.entries(WHAT_TO_DO)) {
+      expect(advice.length, kind).toBeGreaterThan(40);
+      if (kind === "nothing_named") expect(text).toContain(advice);
+      else expect(text, kind).not.toContain(advice);
+    }
+    expect(text.trimEnd().split("\n").at(-1)).toBe(`What to do: ${WHAT_TO_DO.nothing_named}`);
   });
 });
 

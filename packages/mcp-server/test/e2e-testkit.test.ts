@@ -7,7 +7,7 @@ import { EXCLUDED_ROUTES, ROUTES, TOOL_BY_NAME, TOOLS, type ToolName } from "@re
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isError, parsed } from "./helpers/mcp.js";
-import { CLI, cleanEnv, HAVE_CLI } from "./helpers/spawn.js";
+import { CLI, cleanEnv, HAVE_CLI, waitForProbe } from "./helpers/spawn.js";
 
 /**
  * End to end: the SDK Client over stdio, spawning the built `resmon-mcp`, against an in-process
@@ -46,6 +46,9 @@ beforeAll(async () => {
   });
   client = new Client({ name: "e2e", version: "0.0.0" });
   await client.connect(transport);
+  // The session under way and the start-up probe done, so no test counts the probe's request.
+  await client.listTools();
+  await waitForProbe(() => stderr);
   // Keep every frame the server wrote, to prove the token is in none of them.
   const deliver = transport.onmessage;
   transport.onmessage = (message) => {

@@ -224,6 +224,9 @@ describe.skipIf(!HAVE_CLI)("raw JSON-RPC, the opening", () => {
     const server = new RawServer(env());
     try {
       await server.initialize();
+      // The session under way (a ping hands it to the SDK), and the start-up probe's request made.
+      await server.request(4, "ping");
+      await server.probed();
       const before = kit.requests.length;
       server.child.stdin.write(
         '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"list_sources","name":"cancel_execution","arguments":{"execution_id":1}}}\n',

@@ -5,12 +5,13 @@ import { CLI, cleanEnv, HAVE_CLI } from "./helpers/spawn.js";
 /**
  * Opt-in: `resmon-mcp doctor --tools` (src/bin/live-check.ts) against a real running resmon, through the
  * built bin. Any user runs the same check with `npx -y @resmon/mcp-server doctor --tools`.
- *   RESMON_LIVE=1 RESMON_PORT=<port> RESMON_STATE_DIR=<dir> pnpm --filter @resmon/mcp-server test
+ *   RESMON_LIVE=1 RESMON_PORT=<port> RESMON_STATE_DIR=<dir> pnpm --filter @resmon/mcp-server run test:live
  * Read-only by default (the server runs with RESMON_MCP_READ_ONLY=1 and every write must be refused);
  * RESMON_LIVE_WRITES=1 is `--writes`: it changes that resmon (a routine and a profile are created,
  * a sweep and a routine run are started, a notification setting is written and put back).
  */
 const env = process.env;
+/** Runs only when asked, against a real resmon: RESMON_LIVE=1 and RESMON_PORT or RESMON_PORT_FILE set, the bin built. */
 const LIVE = env.RESMON_LIVE === "1" && (!!env.RESMON_PORT || !!env.RESMON_PORT_FILE) && HAVE_CLI;
 const WRITES = env.RESMON_LIVE_WRITES === "1";
 

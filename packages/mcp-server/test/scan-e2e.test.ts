@@ -192,6 +192,10 @@ describe.skipIf(!HAVE_CLI)("refusals through MCP", () => {
         const answer = await session.call(name, args);
         expect(answer.ok).toBe(false);
         expect(answer.body).toMatchObject({ error: "invalid_argument", detail: { field: "scan_id" } });
+        // In words, never the raw pattern; capitals get the one fix that helps.
+        const message = String((answer.body as { message: string }).message);
+        expect(message).not.toMatch(/\[0-9a-f\]|pattern|regex/i);
+        if (bad === bad.toUpperCase()) expect(message).toContain("use lowercase");
       }
     }
     expect(kit.requests.length).toBe(from);

@@ -214,11 +214,5 @@ describe("a first round that found nothing, with no source answering", () => {
     for (const source of SOURCES)
       expect(section).toContain(`- ${source}: unknown in 6 of 6 sweeps (answered in 0)`);
     expect(section).not.toContain("Every source answered");
-    if (process.env.SHOW_UNKNOWN_SCAN) {
-      const brief = seen.map((e) => ({ phase: e.phase, next_action: e.next_action, progress: e.progress }));
-      process.stdout.write(
-        `${JSON.stringify(brief, null, 1)}\n${JSON.stringify(seen.at(-2)?.payload, null, 1)}\n${md}\n`,
-      );
-    }
   });
 });

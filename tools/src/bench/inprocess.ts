@@ -8,7 +8,7 @@ import { createResmonClient } from "@resmon/api-client";
 import { createResmonTools } from "@resmon/mcp-server";
 import type { Testkit } from "@resmon/testkit";
 import { CASES } from "./percall.js";
-import { median, msSince, p99 } from "./stats.js";
+import { median, msSince, p99, pairedOverhead } from "./stats.js";
 
 export interface InProcess {
   label: string;
@@ -45,7 +45,7 @@ export async function measureInProcess(kit: Testkit, callsPerCase: number): Prom
       out.push({
         label: c.label,
         calls,
-        overhead: { median: median(tool) - median(direct), p99: p99(tool) - p99(direct) },
+        overhead: pairedOverhead(tool, direct),
         direct: { median: median(direct), p99: p99(direct) },
       });
     }

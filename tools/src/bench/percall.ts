@@ -14,7 +14,7 @@ import { serverEnv, type Testkit } from "@resmon/testkit";
 import type { Launch } from "./coldstart.js";
 import { type RpcReply, StdioRpc } from "./rpc.js";
 import { type BenchBackend, recordAccepted } from "./standin.js";
-import { cpuMs, median, msSince, p99, rssMiB } from "./stats.js";
+import { cpuMs, median, msSince, p99, pairedOverhead, rssMiB } from "./stats.js";
 
 type Json = Record<string, unknown>;
 
@@ -222,7 +222,7 @@ export async function measurePerCall(
         calls,
         tool: { median: median(tool), p99: p99(tool) },
         direct: { median: median(direct), p99: p99(direct) },
-        overhead: { median: median(tool) - median(direct), p99: p99(tool) - p99(direct) },
+        overhead: pairedOverhead(tool, direct),
         answerBytes,
         serverCpuMsPerCall: ((await cpuMs(rpc.pid)) - cpuBefore) / calls,
       });

@@ -39,3 +39,17 @@ export async function cpuMs(pid: number): Promise<number> {
     return Number.NaN;
   }
 }
+
+/**
+ * A path's overhead over its floor from paired samples (tool[i] measured right after direct[i]):
+ * the median and p99 of each call's own difference. A difference of two p99s is no p99 of anything
+ * (the floor's tail need not fall on the calls where the server's did) and went negative in runs.
+ */
+export function pairedOverhead(
+  tool: readonly number[],
+  direct: readonly number[],
+): { median: number; p99: number } {
+  if (tool.length !== direct.length) throw new Error(`unpaired samples: ${tool.length} vs ${direct.length}`);
+  const differences = tool.map((t, i) => t - (direct[i] as number));
+  return { median: median(differences), p99: p99(differences) };
+}

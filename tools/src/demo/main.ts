@@ -1,7 +1,7 @@
 /**
  * `pnpm demo`: start the stand-in resmon (testkit, demo seed) in a temporary state directory, run a
- * scripted tour through the real MCP server over stdio (reads, one confirm-gated write, a read-only
- * refusal, doctor, a raw answer), then stop and clean up. `--serve` keeps the stand-in up afterwards
+ * scripted tour through the real MCP server over stdio (reads, a short literature scan, one
+ * confirm-gated write, a read-only refusal, doctor, a raw answer), then stop and clean up. `--serve` keeps the stand-in up afterwards
  * and prints how to point a harness at it, until Ctrl-C. Ctrl-C exits 0 at any point. The token is
  * never printed.
  */

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { serverEnv, type Testkit } from "@resmon/testkit";
+import { scan } from "./scan.js";
 import { heading, type Json, list, obj, orElse, out, paperLine, plural, when } from "./show.js";
 
 export interface Server {
@@ -238,6 +239,7 @@ export async function tour(kit: Testkit, server: Server): Promise<void> {
     await searches(client);
     await routine(client);
     await executions(client, runtimeId);
+    await scan(client);
     await write(client);
     await readOnly(kit, server);
     await doctor(kit, server);

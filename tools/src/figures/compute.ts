@@ -15,7 +15,7 @@ import {
   toolsListEntries,
   WRITE_TOOLS,
 } from "@resmon/mcp-contract";
-import { variablesTable } from "@resmon/mcp-server";
+import { hostInfo, variablesTable } from "@resmon/mcp-server";
 import { type SeedName, seedSummary } from "@resmon/testkit";
 import { fmt, type RecordedRun, recordedRunPath } from "../bench/report.js";
 import { sizeOf, TOKENIZER } from "../bench/tokenizer.js";
@@ -74,6 +74,10 @@ function surface(): Figures {
     );
   }
   const figures: Figures = {
+    "server.description": {
+      value: hostInfo(false).info.description,
+      what: "serverInfo.description, as initialize and server/discover answer it",
+    },
     "tools.count": { value: String(TOOLS.length), what: "tools in the contract's table" },
     "tools.reads": { value: String(READ_TOOLS.length), what: "read tools" },
     "tools.writes": { value: String(WRITE_TOOLS.length), what: "write tools (requires_confirmation)" },

@@ -12,10 +12,11 @@ export interface Place {
 export const PLACES: Place[] = [
   ...(
     [
-      ["whole list", "tools_list_1_0"],
-      ["what a model reads of it: each name, description, inputSchema", "tools_list_1_0.model_read"],
-      ["without output schemas", "tools_list_1_0.no_output"],
-      ["read-only session \\(the reads only\\)", "tools_list_1_0.read_only"],
+      ["whole list", "tools_list"],
+      ["what a model reads of it: each name, description, inputSchema", "tools_list.model_read"],
+      ["without output schemas", "tools_list.no_output"],
+      ["read-only session \\(the reads only\\)", "tools_list.read_only"],
+      ["contract 1\\.0's 25 tools alone \\([^)]*\\)", "tools_list_1_0"],
     ] as const
   ).map(([row, id]) => ({
     file: "README.md",
@@ -44,12 +45,17 @@ export const PLACES: Place[] = [
     pattern:
       /`tools\/list` is ([\d,]+) bytes with them and ([\d,]+) without \(([\d,]+) vs ([\d,]+) tokens, cl100k_base; ([\d,]+) bytes read-only\)/,
     figures: [
-      "tools_list_1_0.bytes",
-      "tools_list_1_0.no_output.bytes",
-      "tools_list_1_0.tokens",
-      "tools_list_1_0.no_output.tokens",
-      "tools_list_1_0.read_only.bytes",
+      "tools_list.bytes",
+      "tools_list.no_output.bytes",
+      "tools_list.tokens",
+      "tools_list.no_output.tokens",
+      "tools_list.read_only.bytes",
     ],
+  },
+  {
+    file: "packages/mcp-server/README.md",
+    pattern: /`serverInfo` is `\{name: "resmon", version: <package version>, description: "([^"]+)"\}`/,
+    figures: ["server.description"],
   },
   ...(["demo", "small"] as const).map((seed) => ({
     file: "packages/testkit/README.md",
@@ -61,7 +67,7 @@ export const PLACES: Place[] = [
   {
     file: "README.md",
     pattern:
-      /`pnpm bench --short` rewrites \(`pnpm figures --write` then updates these figures; a test holds them to the file\): on ([\s\S]+?), cold start to tools\/list ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against a ([\s\S]+?) floor; per call, health ([\s\S]+?) median and ([\s\S]+?) p99 over the direct request, a 100-paper `search_corpus` page ([\s\S]+?) median; tools\/list ([\s\S]+?), the largest paginated answer ([\s\S]+?)\./,
+      /`pnpm bench --short --record` rewrites \(`pnpm figures --write` then updates these figures; a test holds them to the file\): on ([\s\S]+?), cold start to tools\/list ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against a ([\s\S]+?) floor; per call, health ([\s\S]+?) median and ([\s\S]+?) p99 over the direct request, a 100-paper `search_corpus` page ([\s\S]+?) median; tools\/list ([\s\S]+?), the largest paginated answer ([\s\S]+?)\./,
     figures: [
       "bench.short.date",
       "bench.short.cold-start-to-tools-list-2025-era-initialize-built-server-median",

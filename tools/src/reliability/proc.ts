@@ -194,6 +194,20 @@ class ProcessTransport implements Transport {
   }
 }
 
+/**
+ * The line the server's start-up probe wrote on stderr (the server's src/bin/start-probe.ts), once it
+ * has: a case that counts the requests one call sends waits for it, so the probe's own is not counted.
+ */
+export async function probed(proc: ServerProcess, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = proc.stderr.split("\n").find((l) => l.includes("start-up check:"));
+    if (line) return line;
+    if (!proc.alive || Date.now() > deadline) throw new Error("the server's start-up probe said nothing");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Spawn the real server and connect an SDK Client to it. */
 export async function connectClient(
   label: string,

@@ -14,7 +14,13 @@ import { argsFor, KIT_RUNTIME, refusedBeforeRequest } from "../../src/reliabilit
 import { kitFor, tempDir } from "../../src/reliability/context.js";
 import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
 import { callTool, describe as describeOutcome } from "../../src/reliability/outcome.js";
-import { connectClient, newFindings, SERVER_CLI, type ServerProcess } from "../../src/reliability/proc.js";
+import {
+  connectClient,
+  newFindings,
+  probed,
+  SERVER_CLI,
+  type ServerProcess,
+} from "../../src/reliability/proc.js";
 import { holds, note } from "../../src/reliability/record.js";
 import { SCALE, SEED, scaled, testTimeout } from "../../src/reliability/scale.js";
 
@@ -74,6 +80,7 @@ describe.skipIf(!existsSync(SERVER_CLI))(`bad input (scale ${SCALE}, seed ${SEED
         serverEnv(kit, { RESMON_MCP_TIMEOUT_MS: "10000" }),
       ));
       await client.listTools();
+      await probed(proc); // its request is not one a generated call sent
     }, 30_000);
     afterAll(async () => client.close());
 
@@ -107,6 +114,7 @@ describe.skipIf(!existsSync(SERVER_CLI))(`bad input (scale ${SCALE}, seed ${SEED
         serverEnv(kit, { RESMON_MCP_READ_ONLY: "1" }),
       ));
       await client.listTools();
+      await probed(proc); // its request is not one a generated call sent
     }, 30_000);
     afterAll(async () => client.close());
 

@@ -15,7 +15,7 @@ import { CANARIES, CANARY_ALIAS, CANARY_VALUES } from "../../src/reliability/can
 import { kitFor, tempDir } from "../../src/reliability/context.js";
 import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
 import { callTool, describe as describeOutcome, type Outcome } from "../../src/reliability/outcome.js";
-import { connectClient, SERVER_CLI } from "../../src/reliability/proc.js";
+import { connectClient, probed, SERVER_CLI, type ServerProcess } from "../../src/reliability/proc.js";
 import { holds } from "../../src/reliability/record.js";
 import { SEED, scaled, testTimeout } from "../../src/reliability/scale.js";
 
@@ -96,8 +96,10 @@ describe.skipIf(!existsSync(SERVER_CLI))("secrets", () => {
   let client: Client;
   beforeAll(async () => {
     kit = await kitFor({ stateDir: tempDir("secrets") });
-    ({ client } = await connectClient("secrets", serverEnv(kit)));
+    let proc: ServerProcess;
+    ({ client, proc } = await connectClient("secrets", serverEnv(kit)));
     await client.listTools();
+    await probed(proc); // its request is not one a refused call sent
   }, 30_000);
   afterAll(async () => {
     await client?.close();

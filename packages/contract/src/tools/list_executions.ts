@@ -28,5 +28,6 @@ export const list_executions = readTool({
   }),
   routes: [{ method: "GET", path: "/api/executions" }],
   example: {},
-  budget: 2_100,
+  // Each run carries resmon's coverage counts (about 13 tokens a run at the default page of 25).
+  budget: 2_500,
 });

@@ -9,6 +9,8 @@
 import { lstat, stat } from "node:fs/promises";
 import { homedir as osHomedir } from "node:os";
 import {
+  type DiscoverOptions,
+  type Discovery,
   type DiscoveryRefusal,
   discover,
   FILE_PROBLEM_TEXT,
@@ -70,12 +72,21 @@ export const WHAT_TO_DO: Readonly<Record<RefusalKind, string>> = {
     "mean; restart resmon so it writes its current port.",
 };
 
+/**
+ * Two version numbers meet in doctor's output: the banner's is this server's tool-surface contract
+ * (CONTRACT_VERSION, e.g. 1.1); the identity's contract_version is resmon's, the format of the
+ * instance-identity block its health answer carries (1 in every resmon so far).
+ */
+export const IDENTITY_CONTRACT_NOTE =
+  "contract_version is resmon's instance-identity format, not the tool-surface contract in the banner";
+
 /** A port or token file read that timed out is a slow disk, not a foreign file: nothing to remove. */
 const SLOW_FILE_READ =
   "The file could not be read in time: a slow or stalled disk (or network filesystem) does this, and the file " +
   "itself may be fine. Run this again once the disk answers; remove nothing.";
 
-function whatToDo(refusal: { kind: RefusalKind; fileProblem?: string }): string {
+/** What to do about one refusal (doctor's words; the start-up probe says the same, start-probe.ts). */
+export function whatToDo(refusal: { kind: RefusalKind; fileProblem?: string }): string {
   return refusal.fileProblem === "timeout" ? SLOW_FILE_READ : WHAT_TO_DO[refusal.kind];
 }
 
@@ -182,6 +193,27 @@ function healthLines(health: unknown): string[] {
   return lines;
 }
 
+/**
+ * Discovery as the server runs it: its probe timeout and body ceiling, so "a harness reaches it" is
+ * said only when the server would; the token goes to the scrubber as soon as it is read.
+ */
+export function discoverAsTheServer(
+  env: Record<string, string | undefined>,
+  more: Omit<DiscoverOptions, "env" | "maxBodyBytes"> = {},
+): Promise<Discovery> {
+  const config = readConfig(env);
+  return discover({
+    probeTimeoutMs: probeTimeoutFor(config.timeoutMs),
+    ...more,
+    env: config.env,
+    ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
+    onToken: (value) => {
+      registerSecret(value);
+      more.onToken?.(value);
+    },
+  });
+}
+
 export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const config = readConfig(opts.env);
   const { env } = config;
@@ -190,23 +222,21 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const out = opts.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const write = (line: string) => out(scrub(line));
 
-  write(`resmon-mcp doctor — @resmon/mcp-server ${PACKAGE_VERSION}, contract ${CONTRACT_VERSION}`);
+  write(
+    `resmon-mcp doctor — @resmon/mcp-server ${PACKAGE_VERSION}, tool-surface contract ${CONTRACT_VERSION}`,
+  );
   write("");
   write("Variables");
   for (const v of VARIABLES)
     write(`  ${v.name.padEnd(26)} ${shown(v.name, env[v.name], config)}   [${v.names}]`);
 
   let token = "";
-  const found = await discover({
-    env,
+  const found = await discoverAsTheServer(env, {
     platform,
     homedir,
-    // The server's own probe timeout, so "a harness reaches it" is said only when the server would.
-    probeTimeoutMs: opts.probeTimeoutMs ?? probeTimeoutFor(config.timeoutMs),
-    ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
+    ...(opts.probeTimeoutMs !== undefined ? { probeTimeoutMs: opts.probeTimeoutMs } : {}),
     onToken: (value) => {
       token = value;
-      registerSecret(value);
     },
   });
   const portFile = resolvePortFile(platform, env, homedir);
@@ -243,6 +273,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
     if (found.identity.ok) {
       const id = found.identity.identity;
       write(`  identity:        runtime_id ${id.runtime_id}, contract_version ${id.contract_version}`);
+      write(`                   (${IDENTITY_CONTRACT_NOTE})`);
       write(
         `                   schema_version ${id.schema_version ?? "null"}, corpus_id ${id.corpus_id ?? "null"}, build_id ${id.build_id ?? "null"}`,
       );
@@ -273,8 +304,5 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   write(`Refused (${r.kind}): ${r.message}`);
   write("");
   write(`What to do: ${whatToDo(r)}`);
-  write("");
-  write("Every way discovery can refuse, and what to do:");
-  for (const [kind, advice] of Object.entries(WHAT_TO_DO)) write(`  ${kind.padEnd(14)} ${advice}`);
   return 1;
 }

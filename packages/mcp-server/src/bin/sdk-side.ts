@@ -7,6 +7,11 @@ import { log } from "../log.js";
 import type { LoadedServer } from "../protocol/stdio.js";
 
 export async function loadServer(): Promise<LoadedServer> {
+  // In the background: says on stderr whether resmon answers (start-probe.ts); nothing waits on it.
+  void import("./start-probe.js").then(
+    (probe) => probe.probeAtStart(),
+    () => undefined,
+  );
   try {
     const [{ createServer }, sdk] = await Promise.all([import("../server.js"), import("../protocol/sdk.js")]);
     const { server } = createServer();

@@ -1,5 +1,6 @@
 import type { Handler } from "../context.js";
 import { answerOf } from "../shape/answer.js";
+import { markNotReported } from "../shape/reported.js";
 import { asRecord, requireArray } from "../shape/values.js";
 
 /** resmon's own page cap for GET /api/executions. */
@@ -7,9 +8,18 @@ const BACKEND_PAGE = 500;
 /** How far a filtered listing walks before it says it stopped looking. */
 const MAX_SCANNED = 10_000;
 
+/** resmon's own count of a run's sources by category (answered, non_answer, unknown, genuine_empty), as it said it. */
+function coverageOf(r: Record<string, unknown>): Record<string, unknown> | null {
+  const cov = r.coverage;
+  if (cov === null || typeof cov !== "object" || Array.isArray(cov)) return null;
+  const c = cov as Record<string, unknown>;
+  return { counts: c.counts ?? null };
+}
+
 function projection(row: unknown): Record<string, unknown> {
   const r = asRecord(row);
-  return {
+  const coverage = coverageOf(r);
+  const out: Record<string, unknown> = {
     id: r.id ?? null,
     type: r.execution_type ?? null,
     routine_id: r.routine_id ?? null,
@@ -20,6 +30,10 @@ function projection(row: unknown): Record<string, unknown> {
     interrupted_reason: r.interrupted_reason ?? null,
     restarted_from: r.restarted_from ?? null,
   };
+  // A zero with a source that did not answer is not "no papers": the counts say which it was.
+  if (coverage) out.coverage = coverage;
+  else markNotReported(out, ["coverage"]);
+  return out;
 }
 
 export const list_executions: Handler<"list_executions"> = async (args, { backend }) => {

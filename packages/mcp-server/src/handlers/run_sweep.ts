@@ -6,6 +6,9 @@ import { asRecord } from "../shape/values.js";
 export const RUN_STARTED =
   "resmon admitted the run. Poll get_execution with this execution_id; it may end completed, failed, cancelled or interrupted (resmon went away before it finished, which is not a failed search).";
 
+/** A sweep's zero is read with its coverage: a source resmon records as unknown or non_answer did not say "no papers". */
+const SWEEP_STARTED = `${RUN_STARTED} Its coverage says per source whether resmon recorded an answer: a zero from a source it records as unknown or non_answer is not "no papers".`;
+
 const NO_EXECUTION_ID =
   "resmon admitted the sweep, but its reply did not say the execution's id, so there is nothing to poll by id. The sweep exists: do not call run_sweep again, or a second one starts. list_executions shows it, newest first.";
 
@@ -35,5 +38,5 @@ export const run_sweep: Handler<"run_sweep"> = async (args, { backend }) => {
       not_reported: ["execution_id"],
     });
   }
-  return answerOf("run_sweep", { execution_id: data.execution_id, detail: RUN_STARTED });
+  return answerOf("run_sweep", { execution_id: data.execution_id, detail: SWEEP_STARTED });
 };

@@ -19,6 +19,22 @@ export const HAVE_CLI = existsSync(CLI);
 export { cleanEnv } from "@resmon/testkit";
 
 /**
+ * The line the server's start-up probe wrote on stderr (src/bin/start-probe.ts), once it has. A test
+ * that counts the requests one call sends waits for it first, so the probe's own is not counted.
+ */
+export async function waitForProbe(stderr: () => string): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const line = stderr()
+      .split("\n")
+      .find((l) => l.includes("start-up check:"));
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`the start-up probe said nothing; stderr: ${stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
  * A raw JSON-RPC conversation with the shipped bin, through the workspace's one stdio peer,
  * reading frames exactly as written to stdout (every byte kept in `stdout`).
  */
@@ -47,6 +63,11 @@ export class RawServer {
 
   send(message: Record<string, unknown>): void {
     this.peer.send(message);
+  }
+
+  /** The start-up probe's line, once written (waitForProbe). */
+  probed(): Promise<string> {
+    return waitForProbe(() => this.stderr);
   }
 
   /** The complete frames so far: a line still being written (a large answer) is not one yet. */

@@ -1,0 +1,41 @@
+/**
+ * The probe at start: once, in the background, the server asks the resmon it was pointed at whether
+ * it answers, and says so on stderr, which is the harness's log. A harness's "connected" only means
+ * this process started; this line says whether tool calls will reach resmon, and if not, why, in
+ * doctor's words (the refusal's message and doctor's "what to do"). It never fails the start and
+ * nothing waits on it: resmon may start later, and every tool call still looks afresh.
+ * Started at the hand-over (sdk-side.ts), after the opening answers are written, so a cold start
+ * never pays for it.
+ */
+import type { Discovery } from "@resmon/api-client";
+import { log } from "../log.js";
+import { discoverAsTheServer, whatToDo } from "./doctor.js";
+
+/** The probe's prefix on stderr: a harness's log (and a test) finds its line by it. */
+export const PROBE_PREFIX = "start-up check:";
+
+/** What the probe says about one discovery, one line. */
+export function probeLine(found: Discovery): string {
+  if (found.ok) {
+    const health = found.health as { version?: unknown };
+    const version = typeof health?.version === "string" ? ` (resmon ${health.version})` : "";
+    return `${PROBE_PREFIX} resmon answered at ${found.baseUrl}${version}; tool calls will reach it.`;
+  }
+  const r = found.refusal;
+  return (
+    `${PROBE_PREFIX} no resmon answered (${r.kind}): ${r.message} What to do: ${whatToDo(r)} ` +
+    "This server keeps running and looks again on every tool call; `resmon-mcp doctor` with the same " +
+    "variables is the check."
+  );
+}
+
+/** Runs the probe once and logs its line; resolves when it has said it, never rejects. */
+export async function probeAtStart(env: Record<string, string | undefined> = process.env): Promise<void> {
+  try {
+    const found = await discoverAsTheServer(env);
+    if (found.ok) await found.client.close();
+    log(probeLine(found));
+  } catch (err) {
+    log(`${PROBE_PREFIX} could not run (${err instanceof Error ? err.name : "error"}).`);
+  }
+}
