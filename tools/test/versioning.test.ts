@@ -60,9 +60,13 @@ function judge(mutate: (doc: ReturnType<typeof copy>) => void) {
 }
 
 describe("the current contract against its baseline", () => {
-  it("baselines for 1.0 (25 tools) and the current version are committed, the current one the newest", () => {
+  it("the 1.0 baseline (25 tools) is committed, and the newest is the current version or one before it", () => {
     expect(Object.keys((baseline10 as Surface).tools)).toHaveLength(25);
-    expect(newest?.contract_version).toBe(CONTRACT_VERSION);
+    // Between releases the contract may be ahead of its newest baseline (docs/adding-a-tool.md: it
+    // moves once per release, and the baseline is written when the release is cut), never behind.
+    // (checkVersion with no changes: the current version is the baseline's or later.)
+    expect(newest).toBeDefined();
+    expect(checkVersion(newest?.contract_version ?? "", CONTRACT_VERSION, []).ok).toBe(true);
   });
 
   it("1.1 is a minor step from 1.0: nothing of 1.0 broken, the four scan tools added", () => {

@@ -32,8 +32,8 @@ describe("the variables table", () => {
   it("declares every RESMON_* variable the server and its libraries name, each once", () => {
     const declared = VARIABLES.map((v) => v.name);
     expect(new Set(declared).size).toBe(declared.length);
-    // RESMON_MCP_FAST_PATH is on its way out (issue 22, the protocol lane); the build-time define is no variable.
-    const ignored = new Set(["RESMON_MCP_FAST_PATH", "RESMON_PACKAGE_VERSION__"]);
+    // The build-time define is no variable.
+    const ignored = new Set(["RESMON_PACKAGE_VERSION__"]);
     const named = [...namesInSource()].filter((n) => !ignored.has(n) && n !== "RESMON_MCP_");
     expect(named.filter((n) => !declared.includes(n))).toEqual([]);
   });

@@ -198,7 +198,7 @@ function healthLines(health: unknown): string[] {
  * said only when the server would; the token goes to the scrubber as soon as it is read.
  */
 export function discoverAsTheServer(
-  env: Record<string, string | undefined>,
+  env: Record<string, string | undefined> | undefined,
   more: Omit<DiscoverOptions, "env" | "maxBodyBytes"> = {},
 ): Promise<Discovery> {
   const config = readConfig(env);

@@ -30,7 +30,8 @@ export function probeLine(found: Discovery): string {
 }
 
 /** Runs the probe once and logs its line; resolves when it has said it, never rejects. */
-export async function probeAtStart(env: Record<string, string | undefined> = process.env): Promise<void> {
+/** `env` for tests; else this process's, as config.ts reads it. */
+export async function probeAtStart(env?: Record<string, string | undefined>): Promise<void> {
   try {
     const found = await discoverAsTheServer(env);
     if (found.ok) await found.client.close();
