@@ -120,7 +120,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     ...(options.discoverFn ? { discoverFn: options.discoverFn } : {}),
   });
   let scanEngine: ScanEngine | undefined;
-  const scan = () => (scanEngine ??= scanEngineFor(backend, env));
+  const scan = () => (scanEngine ??= scanEngineFor(env));
   // Built on first use: the bin's start-up front answers tools/list from generated text, so after
   // its hand-over this zod → JSON Schema conversion of every tool is work the first call need not wait for.
   let entries: ToolsListEntry[] | undefined;

@@ -31,6 +31,8 @@ export interface BackendOptions {
 export interface CallOptions {
   /** Sent as ?expected_runtime_id; a structured 409 then means instance_mismatch. */
   expectedRuntimeId?: string;
+  /** An end for this request earlier than the tool call's own (ms since the epoch): the scan's wait budget. */
+  deadline?: number;
 }
 
 interface Connection {
@@ -115,7 +117,8 @@ export class Backend {
   forCall(arrivedAt: number = Date.now()): CallBackend {
     const deadline = Math.min(arrivedAt, Date.now()) + this.timeoutMs;
     return {
-      call: (send, options = {}) => this.callBy(send, options, deadline),
+      call: (send, options = {}) =>
+        this.callBy(send, options, Math.min(deadline, options.deadline ?? deadline)),
       forget: () => this.forget(),
     };
   }
@@ -146,14 +149,6 @@ export class Backend {
     if (!found.ok) throw refusalToError(found.refusal);
     this.connection = { client: found.client, baseUrl: found.baseUrl };
     return this.connection;
-  }
-
-  /**
-   * The discovered client itself, for the scan engine, which makes its own requests and maps their
-   * outcomes. Refusals are the same ToolErrors (backend_unavailable) every tool gets.
-   */
-  async client(): Promise<ResmonClient> {
-    return (await this.connect()).client;
   }
 
   /** Forget the connection: the next call discovers afresh. */
