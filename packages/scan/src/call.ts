@@ -9,7 +9,7 @@ import type { ScanDir } from "./store.js";
  * tool call's own deadline, which the server's adapter keeps): a call with a small or spent wait
  * budget still advances by one step instead of cutting every request short.
  */
-export const FIRST_REQUEST_MS = 10_000;
+export const FIRST_REQUEST_MS = 5_000;
 /**
  * However small the wait budget (0 is allowed: polls do the waiting), a call's requests may run this
  * long from its arrival, so one call still makes a pass over its round's sweeps.

@@ -6,7 +6,14 @@ import {
   cleanScores,
   mergeFinalEntries,
 } from "./accept.js";
-import { checkScanId, differingArguments, inputsHash, normalizeStart, type StartInputs } from "./args.js";
+import {
+  checkListLength,
+  checkScanId,
+  differingArguments,
+  inputsHash,
+  normalizeStart,
+  type StartInputs,
+} from "./args.js";
 import { badArtifact, wrongPhase } from "./artifacts.js";
 import { BudgetSpent, type ScanBackend } from "./backend.js";
 import { Call } from "./call.js";
@@ -196,6 +203,10 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     const sent = (["screen_scores", "gap_queries", "ranked_entries"] as const).filter(
       (k) => args[k] !== undefined,
     );
+    for (const k of sent) checkListLength(args[k], k, k);
+    (args.screen_scores ?? []).forEach((score, i) =>
+      checkListLength(score?.criteria_hit, `screen_scores[${i}].criteria_hit`, "criteria_hit"),
+    );
     return locked(scanId, "scan_continue", backend, async (state, open) => {
       if (!state) throw notFound(scanId);
       const call = open(state);
@@ -213,6 +224,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
 
   async function verify(args: ScanVerifyArgs, backend?: ScanBackend): Promise<ScanEnvelope> {
     const scanId = checkScanId(args?.scan_id);
+    checkListLength(args.ranked_entries, "ranked_entries", "ranked_entries");
     return locked(scanId, "scan_verify", backend, async (state, open) => {
       if (!state) throw notFound(scanId);
       const call = open(state);

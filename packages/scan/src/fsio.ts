@@ -37,7 +37,11 @@ export function ensureDir(dir: string): void {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     // Something that is not a directory is in its place: said below as what it is.
-    if (codeOf(error) !== "EEXIST") throw error;
+    if (codeOf(error) !== "EEXIST") {
+      // A recursive mkdir says ENOENT for a read-only parent: a plain one says what it is (EROFS, EACCES).
+      if (codeOf(error) === "ENOENT") mkdirSync(dir, { mode: 0o700 });
+      throw error;
+    }
   }
   const st = lstatSync(dir);
   if (st.isSymbolicLink()) throw new StorageProblem("symlink", dir, "it is a symbolic link");

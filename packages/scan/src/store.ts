@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { storageRefusal } from "./errors.js";
 import { ensureDir, readBounded, StorageProblem, writeAtomic } from "./fsio.js";
@@ -100,7 +101,32 @@ export class ScanDir {
   exists(): boolean {
     return this.readState() !== undefined;
   }
+  /** Whether the scan's directory is there; a symlink or a file in its place is refused, never followed. */
+  private present(): boolean {
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(this.dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return false;
+      throw this.refusal(error, this.dir, "read");
+    }
+    if (st.isSymbolicLink())
+      throw this.refusal(
+        new StorageProblem("symlink", this.dir, "it is a symbolic link, which is not followed"),
+        this.dir,
+        "read",
+      );
+    if (!st.isDirectory())
+      throw this.refusal(
+        new StorageProblem("not_a_directory", this.dir, "it is not a directory"),
+        this.dir,
+        "read",
+      );
+    return true;
+  }
   readState(): ScanState | undefined {
+    if (!this.present()) return undefined;
     const path = this.file(FILES.state);
     const text = this.guard(path, "read", () => readBounded(path, MAX_STATE_BYTES));
     if (text === undefined) return undefined;
