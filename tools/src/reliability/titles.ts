@@ -8,6 +8,7 @@ export const GROUP_TITLES = {
   load: "load",
   secrets: "secrets",
   scan: "scan tools (artifacts, concurrency, kill -9)",
+  storage: "storage (full disk, hostile files, token on disk)",
 } as const;
 
 export type GroupName = keyof typeof GROUP_TITLES;
