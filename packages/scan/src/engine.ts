@@ -204,9 +204,9 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
       (k) => args[k] !== undefined,
     );
     for (const k of sent) checkListLength(args[k], k, k);
-    (args.screen_scores ?? []).forEach((score, i) =>
-      checkListLength(score?.criteria_hit, `screen_scores[${i}].criteria_hit`, "criteria_hit"),
-    );
+    for (const [i, score] of (Array.isArray(args.screen_scores) ? args.screen_scores : []).entries()) {
+      checkListLength(score?.criteria_hit, `screen_scores[${i}].criteria_hit`, "criteria_hit");
+    }
     return locked(scanId, "scan_continue", backend, async (state, open) => {
       if (!state) throw notFound(scanId);
       const call = open(state);
