@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { windowDates } from "./args.js";
+import { BudgetSpent } from "./backend.js";
 import type { Call } from "./call.js";
 import { ScanError } from "./errors.js";
 import {
@@ -66,6 +67,7 @@ function resetTask(t: RetrievalTask): void {
   t.request_id = null;
   t.submitted_at = null;
   t.error = null;
+  t.landing_until = null;
 }
 
 function coverageFrom(row: Row): SweepCoverage {
@@ -138,12 +140,23 @@ export async function reconcile(call: Call, task: RetrievalTask): Promise<void> 
     task.status = "running";
     task.execution_id = match.id as number;
     task.runtime_id = call.state.runtime_id;
+    task.landing_until = null;
+    task.error = null;
+  } else if (task.landing_until && Date.parse(task.landing_until) > Date.now()) {
+    // A POST this scan cut short may still land in resmon: look again before sending it again.
+    return;
   } else {
     // The POST never reached resmon: it is safe to send.
     resetTask(task);
   }
   call.save();
 }
+
+/**
+ * How long after a sweep POST cut short by the wait budget its run is looked for before the sweep is
+ * sent again: resmon may still take a request whose answer nobody waited for.
+ */
+export const LANDING_GRACE_MS = 15_000;
 
 /** The longest a 429's Retry-After is honoured: a longer ask waits this long, then asks again. */
 export const RETRY_AFTER_CAP_MS = 10 * 60_000;
@@ -166,13 +179,23 @@ async function submit(call: Call, task: RetrievalTask): Promise<void> {
   task.submitted_at = new Date().toISOString();
   task.attempts++;
   call.save();
-  const outcome = await submitSweep(call, {
-    query: task.text,
-    repositories: inputs.sources,
-    max_results: inputs.per_query,
-    ...windowDates(inputs),
-    request_id: task.request_id,
-  });
+  let outcome: Awaited<ReturnType<typeof submitSweep>>;
+  try {
+    outcome = await submitSweep(call, {
+      query: task.text,
+      repositories: inputs.sources,
+      max_results: inputs.per_query,
+      ...windowDates(inputs),
+      request_id: task.request_id,
+    });
+  } catch (error) {
+    if (error instanceof BudgetSpent) {
+      // Left "submitting"; reconciled once its run is listed, or sent again after the grace.
+      task.landing_until = new Date(Date.now() + LANDING_GRACE_MS).toISOString();
+      task.error = "the sweep POST was cut short by the call's wait budget";
+    }
+    throw error;
+  }
   switch (outcome.kind) {
     case "admitted":
       if (claimedIds(call.state, task).has(outcome.execution_id)) {

@@ -26,6 +26,8 @@ export interface RetrievalTask {
   runtime_id: string | null;
   /** Waiting for an admission slot (429) since this time. */
   admission_wait_since?: string | null;
+  /** A POST cut short by the wait budget: until then its run is looked for, not sent again. */
+  landing_until?: string | null;
   /** When to ask for a slot again. */
   retry_at?: string | null;
   /** The Retry-After resmon sent with its last 429, in seconds (honoured up to RETRY_AFTER_CAP_MS). */
