@@ -1,12 +1,20 @@
 // The closing count of a test run, summed from the JSON reports each package's vitest run writes
-// (<package>/.test-results/vitest.json): why anything was skipped, then one line,
+// (<package>/.test-results/vitest.json): why anything was skipped, how many cases could not even be
+// generated (their data is in ../shared, and it is absent), then one line,
 // "tests: N passed, N failed, N skipped", which CI reads.
+//
+// ../shared (the spec, resmon's OpenAPI and captured answers) sits beside the checkout, not in it.
+// Many tests generate their cases from it, so without it those cases do not exist, and no skip says
+// so. A full run with it present records each such file's case count in .ci/shared-cases.json
+// (commit it when it moves); a run without it states, from that record, how many were not generated.
+// With CI=true a missing ../shared fails the run in one line, unless the CI declares it cannot
+// provide it (RESMON_TESTS_WITHOUT_SHARED=1, with its reason in the workflow file).
 //
 //   node .ci/test-summary.mjs                 summarise the reports already written
 //   node .ci/test-summary.mjs --run CMD ...   remove old reports, run CMD (what `pnpm test` does), then
 //                                             summarise; exits non-zero if CMD or any test failed
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,6 +22,60 @@ import { fileURLToPath } from "node:url";
 const ROOT = resolve(process.env.TEST_SUMMARY_ROOT ?? join(dirname(fileURLToPath(import.meta.url)), ".."));
 const SHARED = resolve(ROOT, "..", "shared");
 const SKIPPED = new Set(["pending", "skipped", "todo", "disabled"]);
+const RECORD = join(ROOT, ".ci", "shared-cases.json");
+const HAS_SHARED = existsSync(SHARED);
+
+/** CI must have ../shared, or say outright that it runs without it. */
+function sharedRefusal() {
+  if (HAS_SHARED || process.env.CI !== "true" || process.env.RESMON_TESTS_WITHOUT_SHARED === "1")
+    return undefined;
+  return `../shared is not at ${SHARED}, and CI=true: without it about ${recordedTotal()} test cases are never generated; provide it, or set RESMON_TESTS_WITHOUT_SHARED=1 and say in the workflow why it cannot be.`;
+}
+
+function readRecord() {
+  return existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, "utf8")) : {};
+}
+
+function recordedTotal() {
+  return Object.values(readRecord()).reduce((n, c) => n + c, 0);
+}
+
+/**
+ * With ../shared present and every report written: record the case count of each file that reads it.
+ * Without it: the cases the record has and this run lacks, by file.
+ */
+function sharedCases(countsByFile, reported, complete) {
+  const reading = Object.fromEntries(
+    [...countsByFile]
+      .filter(([file]) => readsShared(join(ROOT, file)))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  const recorded = readRecord();
+  if (HAS_SHARED) {
+    if (complete && JSON.stringify(reading) !== JSON.stringify(recorded)) {
+      mkdirSync(dirname(RECORD), { recursive: true });
+      writeFileSync(RECORD, `${JSON.stringify(reading, null, 2)}\n`);
+      const total = Object.values(reading).reduce((n, c) => n + c, 0);
+      return [
+        `recorded ${total} cases in ${Object.keys(reading).length} files that read ../shared: ${relative(ROOT, RECORD)} (commit it)`,
+      ];
+    }
+    return [];
+  }
+  const lacking = [];
+  for (const [file, was] of Object.entries(recorded)) {
+    // A file gone from the tree, or in a package whose report is missing (said elsewhere), is not counted.
+    if (!existsSync(join(ROOT, file)) || !reported.some((dir) => file.startsWith(`${dir}/`))) continue;
+    const now = countsByFile.get(file) ?? 0;
+    if (now < was) lacking.push({ file, was, now });
+  }
+  if (lacking.length === 0) return [];
+  const total = lacking.reduce((n, l) => n + l.was - l.now, 0);
+  const where = lacking.map((l) => `${l.file} ${l.was} → ${l.now}`).join(", ");
+  return [
+    `${total} cases could not be generated: ../shared is not at ${SHARED} (the spec, resmon's OpenAPI and captured answers), and these files generate them from it (cases in the last run with it → now): ${where}`,
+  ];
+}
 
 /** Every workspace folder with a vitest config: each is expected to leave a report. */
 function testRoots() {
@@ -55,6 +117,8 @@ function summarise({ requireEvery }) {
   const missing = [];
   const brokenFiles = [];
   const skips = [];
+  /** Cases per test file (relative to ROOT), whatever their status. */
+  const countsByFile = new Map();
   for (const dir of testRoots()) {
     const file = reportOf(dir);
     if (!existsSync(file)) {
@@ -64,6 +128,8 @@ function summarise({ requireEvery }) {
     const report = JSON.parse(readFileSync(file, "utf8"));
     for (const suite of report.testResults ?? []) {
       const tests = suite.assertionResults ?? [];
+      const name = relative(ROOT, suite.name);
+      countsByFile.set(name, (countsByFile.get(name) ?? 0) + tests.length);
       // A file that failed to load has no failed test in it: count it as one, or the total lies.
       if (suite.status === "failed" && !tests.some((t) => t.status === "failed")) {
         failed += 1;
@@ -89,7 +155,7 @@ function summarise({ requireEvery }) {
     console.log(`skipped, and why (${skips.length}):`);
     const byFile = new Map();
     for (const s of skips) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
-    const sharedFiles = existsSync(SHARED) ? [] : [...byFile.keys()].filter((f) => readsShared(f));
+    const sharedFiles = HAS_SHARED ? [] : [...byFile.keys()].filter((f) => readsShared(f));
     if (sharedFiles.length > 0) {
       const count = sharedFiles.reduce((n, f) => n + (byFile.get(f)?.length ?? 0), 0);
       const where = sharedFiles.map((f) => `${relative(ROOT, f)} (${byFile.get(f)?.length})`).join(", ");
@@ -111,12 +177,17 @@ function summarise({ requireEvery }) {
       }
     }
   }
+  const reported = testRoots().filter((dir) => !missing.includes(dir));
+  for (const line of sharedCases(countsByFile, reported, requireEvery && missing.length === 0))
+    console.log(line);
   for (const line of brokenFiles) console.log(`a test file failed to run: ${line}`);
   if (requireEvery && missing.length > 0)
     console.log(`no report from ${missing.join(", ")}: its tests did not run`);
+  const refusal = sharedRefusal();
+  if (refusal) console.log(refusal);
   console.log(`${reports} vitest reports`);
   console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-  return failed > 0 || (requireEvery && missing.length > 0) ? 1 : 0;
+  return failed > 0 || refusal || (requireEvery && missing.length > 0) ? 1 : 0;
 }
 
 const args = process.argv.slice(2);
@@ -125,6 +196,11 @@ if (args[0] === "--run") {
   if (!command) {
     console.error("usage: node .ci/test-summary.mjs --run COMMAND [ARGS...]");
     process.exit(2);
+  }
+  const refusal = sharedRefusal();
+  if (refusal) {
+    console.error(refusal);
+    process.exit(1);
   }
   // Stale reports from an earlier run must not be counted as this one's.
   for (const dir of testRoots()) rmSync(join(ROOT, dir, ".test-results"), { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // Writes src/generated/identity.ts (the contract's name and version, for code that must not load
 // the contract) and src/generated/first-answers.ts: the opening answers of the real server, recorded
-// from the MCP SDK at build time (src/protocol/record.ts, bundled and run here), which the start-up
+// from the MCP SDK at build time (src/build-time/record-openings.ts, bundled and run here), which the start-up
 // front (src/protocol/front.ts) gives before the SDK is loaded. Runs first in `pnpm build`, so the
 // front never answers with what an older SDK or contract said. With --check (`pnpm check`) it writes
 // nothing and fails when either file differs from what the contract and the SDK give now.
@@ -50,7 +50,7 @@ let recorded;
 try {
   const outfile = join(dir, "record.mjs");
   await build({
-    entryPoints: [new URL("src/protocol/record.ts", here).pathname],
+    entryPoints: [new URL("src/build-time/record-openings.ts", here).pathname],
     outfile,
     bundle: true,
     platform: "node",

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TOOLS } from "@resmon/mcp-contract";
 import { ensureTools, NPM_TOOLS, type Tools } from "./npm-tools.js";
-import { BUNDLE_MANIFEST } from "./release-meta.js";
+import { BUNDLE_MANIFEST, withPackTimeFigures } from "./release-meta.js";
 import { runIfMain } from "./run-main.js";
 
 const SERVER_DIR = join(import.meta.dirname, "../../packages/mcp-server");
@@ -39,11 +39,11 @@ export function firstSentence(text: string): string {
   return (m ? m[0] : text).trim();
 }
 
-/** The manifest the bundle carries: the committed one, with the contract's tools listed. */
+/** The manifest the bundle carries: the committed one, its surface figures filled in and the contract's tools listed. */
 export async function bundleManifest(): Promise<Record<string, unknown>> {
   const manifest = JSON.parse(await readFile(BUNDLE_MANIFEST, "utf8")) as Record<string, unknown>;
   return {
-    ...manifest,
+    ...withPackTimeFigures(manifest),
     tools: TOOLS.map((t) => ({ name: t.name, description: firstSentence(t.description) })),
   };
 }

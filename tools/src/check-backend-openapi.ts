@@ -4,13 +4,16 @@
  *   tsx src/check-backend-openapi.ts [--if-present] [--token-file <path>] <openapi.json file | URL>
  *
  * Fails (exit 1) on any path, method, parameter or request-body field of ours that the backend does
- * not declare, any required parameter or body field of theirs that we do not declare, and any type
- * mismatch; it prints every difference. A URL is fetched with the bearer token from --token-file or
+ * not declare, any required parameter or body field of theirs that we do not declare, a parameter
+ * required on one side only, a different request media type, any type mismatch, and any operation
+ * the backend serves that we do not describe (named, so it gets a decision); it prints every
+ * difference. A URL is fetched with the bearer token from --token-file or
  * RESMON_API_TOKEN (never printed). --if-present exits 0 with a note when the file is absent.
  */
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadOpenApi } from "./api-update.js";
 import { runIfMain } from "./run-main.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -219,6 +222,11 @@ export function compareDescriptions(oursDoc: object, theirsDoc: object): DriftRe
         }
         const mismatch = typeMismatch(typesOf(ours, p.schema), typesOf(theirs, match.schema));
         if (mismatch) differences.push(`${label}: ${p.in} parameter "${p.name}" type mismatch (${mismatch})`);
+        if (match.required !== p.required) {
+          differences.push(
+            `${label}: ${p.in} parameter "${p.name}" is ${p.required ? "required" : "optional"} here, ${match.required ? "required" : "optional"} in the backend`,
+          );
+        }
       }
       for (const t of theirParams) {
         if (t.required && !ourParams.some((p) => p.name === t.name && p.in === t.in)) {
@@ -226,6 +234,13 @@ export function compareDescriptions(oursDoc: object, theirsDoc: object): DriftRe
             `${label}: the backend requires ${t.in} parameter "${t.name}", we do not declare it`,
           );
         }
+      }
+      const ourTypes = bodyMediaTypes(ours, ourOp);
+      const theirTypes = bodyMediaTypes(theirs, theirOp);
+      if (ourTypes.join() !== theirTypes.join()) {
+        differences.push(
+          `${label}: the request body is ${ourTypes.join("|") || "none"} here, ${theirTypes.join("|") || "none"} in the backend`,
+        );
       }
       const ourBody = jsonBodySchema(ours, ourOp);
       const theirBody = jsonBodySchema(theirs, theirOp);
@@ -239,7 +254,41 @@ export function compareDescriptions(oursDoc: object, theirsDoc: object): DriftRe
       }
     }
   }
+  for (const key of servedOnlyThere(ours, theirs)) {
+    differences.push(
+      `${key}: new in the backend; decide its answer in contract/resmon-api.responses.json and run api:update`,
+    );
+  }
   return { differences, checked };
+}
+
+/** "METHOD path" of each operation the backend serves that our description does not. */
+export function servedOnlyThere(oursDoc: object, theirsDoc: object): string[] {
+  const ours = oursDoc as JsonObject;
+  const theirs = theirsDoc as JsonObject;
+  const ourPaths = isObject(ours.paths) ? ours.paths : {};
+  const out: string[] = [];
+  for (const [path, rawItem] of Object.entries(isObject(theirs.paths) ? theirs.paths : {})) {
+    const item = deref(theirs, rawItem);
+    if (!isObject(item)) continue;
+    const ourItem = deref(ours, ourPaths[path]);
+    for (const method of METHODS) {
+      if (isObject(item[method]) && !(isObject(ourItem) && isObject(ourItem[method]))) {
+        out.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** The media types a request body may take, sorted; with "(required)" when the body is required. */
+function bodyMediaTypes(doc: JsonObject, operation: JsonObject): string[] {
+  const body = deref(doc, operation.requestBody);
+  if (!isObject(body) || !isObject(body.content)) return [];
+  const suffix = body.required === true ? " (required)" : "";
+  return Object.keys(body.content)
+    .sort()
+    .map((t) => `${t}${suffix}`);
 }
 
 async function readToken(tokenFile: string | undefined): Promise<string | undefined> {
@@ -271,19 +320,7 @@ async function loadTheirs(source: string, tokenFile: string | undefined): Promis
       ? { ok: true, doc }
       : { ok: false, absent: false, message: `${source} is not an OpenAPI document` };
   }
-  let text: string;
-  try {
-    text = await readFile(source, "utf8");
-  } catch {
-    return { ok: false, absent: true, message: `${source} does not exist` };
-  }
-  try {
-    const doc = JSON.parse(text) as Json;
-    if (isObject(doc)) return { ok: true, doc };
-  } catch {
-    /* reported below */
-  }
-  return { ok: false, absent: false, message: `${source} is not a JSON OpenAPI document` };
+  return loadOpenApi(source);
 }
 
 export async function main(argv: readonly string[]): Promise<number> {

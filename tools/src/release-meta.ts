@@ -5,7 +5,8 @@
  * `packages/mcp-server/bundle/manifest.json` (their version is the package version).
  *
  * `tsx src/release-meta.ts --write` rewrites them (then formats them with biome); `--check` (in
- * `pnpm check`) fails when one is stale. `pnpm version-packages` runs `--write` after `changeset version`.
+ * `pnpm check`) fails when one is stale, or states a tool count or contract version (those are
+ * filled in at pack time, so a new tool edits none of these files). `pnpm version-packages` runs `--write` after `changeset version`.
  */
 import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -62,19 +63,35 @@ function packageRepository(dir: string) {
 }
 
 /**
- * The counts and contract version the registry entry and the bundle state in prose, from the table
- * (they said "18 reads, 7 writes" after the scan tools made it 19 and 10).
+ * The surface figures the bundle states in prose, filled in when it is packed (bundle.ts), never
+ * committed: the manifest says `{reads}`, `{writes}` and `{contract}`, so adding a tool edits no
+ * release file (committed counts said "18 reads, 7 writes" after the scan tools made it 19 and 10).
  */
-export function withSurfaceFigures<T>(value: T): T {
-  if (typeof value === "string")
-    return value
-      .replace(/\b\d+ reads, \d+ writes\b/g, `${READ_TOOLS.length} reads, ${WRITE_TOOLS.length} writes`)
-      .replace(/\bonly the \d+ reads\b/g, `only the ${READ_TOOLS.length} reads`)
-      .replace(/\(contract \d+\.\d+\)/g, `(contract ${CONTRACT_VERSION})`) as T;
-  if (Array.isArray(value)) return value.map(withSurfaceFigures) as T;
+export const PACK_TIME_FIGURES = {
+  "{reads}": () => String(READ_TOOLS.length),
+  "{writes}": () => String(WRITE_TOOLS.length),
+  "{contract}": () => CONTRACT_VERSION,
+} as const;
+
+export function withPackTimeFigures<T>(value: T): T {
+  if (typeof value === "string") {
+    let text: string = value;
+    for (const [key, figure] of Object.entries(PACK_TIME_FIGURES)) text = text.replaceAll(key, figure());
+    return text as T;
+  }
+  if (Array.isArray(value)) return value.map(withPackTimeFigures) as T;
   if (value !== null && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withSurfaceFigures(v)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPackTimeFigures(v)])) as T;
   return value;
+}
+
+/** A count or contract version written out where the figures above belong: every string that states one. */
+export function statedFigures(value: unknown): string[] {
+  if (typeof value === "string")
+    return /\b\d+ (reads|writes|tools)\b|\bcontract \d+\.\d+/.test(value) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(statedFigures);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(statedFigures);
+  return [];
 }
 
 /** Every file this module keeps, with the JSON it should hold (given what it holds now). */
@@ -97,26 +114,26 @@ export async function expectedFiles(): Promise<Map<string, { now: Json; want: Js
   const packages = (Array.isArray(server.packages) ? server.packages : []) as Json[];
   files.set(SERVER_JSON, {
     now: server,
-    want: withSurfaceFigures({
+    want: {
       ...server,
       $schema: SERVER_SCHEMA_URL,
       name: MCP_NAME,
       version,
       repository: { url: REPOSITORY_URL, source: "github", subfolder: "packages/mcp-server" },
       packages: packages.map((p) => (p.registryType === "npm" ? { ...p, version } : p)),
-    }),
+    },
   });
 
   const manifest = await readJson(BUNDLE_MANIFEST);
   files.set(BUNDLE_MANIFEST, {
     now: manifest,
-    want: withSurfaceFigures({
+    want: {
       ...manifest,
       version,
       repository: { type: "git", url: REPOSITORY_URL },
       homepage: `${REPOSITORY_URL}/tree/main/packages/mcp-server#readme`,
       support: `${REPOSITORY_URL}/issues`,
-    }),
+    },
   });
   return files;
 }
@@ -151,7 +168,16 @@ runIfMain(import.meta.url, "release-meta", async (argv) => {
     return 0;
   }
   const stale = await staleFiles();
-  if (stale.length === 0) return 0;
+  let code = 0;
+  for (const path of [SERVER_JSON, BUNDLE_MANIFEST]) {
+    for (const text of statedFigures(await readJson(path))) {
+      console.error(
+        `${path} states a count or contract version ("${text}"); write {reads}, {writes} or {contract} in the bundle manifest (filled in when it is packed), or nothing in server.json`,
+      );
+      code = 1;
+    }
+  }
+  if (stale.length === 0) return code;
   console.error(
     `stale release metadata (repository, mcpName, versions) in ${stale.join(", ")}: run ` +
       "`pnpm --filter @resmon/dev-scripts exec tsx src/release-meta.ts --write`",

@@ -1,7 +1,6 @@
 /**
- * contract/resmon-api.openapi.json against what we know: 44 operations with resmon's parameter
- * names, every real sample answer valid against our response schemas, and the generated types
- * up to date.
+ * contract/resmon-api.openapi.json against what we know: resmon 2.3's 184 operations, every real
+ * sample answer valid against our response schemas, and the generated types up to date.
  */
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
@@ -15,7 +14,7 @@ type JsonObject = { [key: string]: Json };
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SAMPLES = resolve(repoRoot, "../shared/resmon/samples");
 const doc = JSON.parse(await readFile(API_DESCRIPTION, "utf8")) as JsonObject;
-const METHODS = ["get", "put", "post"] as const;
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
 function isObject(value: Json | undefined): value is JsonObject {
   return value !== null && value !== undefined && typeof value === "object" && !Array.isArray(value);
@@ -98,13 +97,11 @@ function validate(schemaIn: Json | undefined, value: Json, at: string, errors: s
 }
 
 describe("the API description", () => {
-  it("describes the 44 method+path pairs, with resmon's path-parameter names", () => {
+  it("describes the 184 operations resmon 2.3 serves, the 44 tool routes among them", () => {
     const ops = operations();
-    expect(ops).toHaveLength(44);
-    const params = new Set(ops.flatMap(({ path }) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1])));
-    expect([...params].sort()).toEqual(["doc_id", "document_id", "exec_id", "profile_id", "routine_id"]);
-    expect(ops.filter((o) => o.path.startsWith("/api/analytics/"))).toHaveLength(6);
-    expect(ops.filter((o) => o.path.startsWith("/api/settings/"))).toHaveLength(12);
+    expect(ops).toHaveLength(184);
+    expect(ops.filter((o) => o.path.startsWith("/api/analytics/"))).toHaveLength(7);
+    expect(ops.filter((o) => o.path.startsWith("/api/settings/"))).toHaveLength(18);
     expect(ops.some((o) => o.path.includes("{group}") || o.path.includes("{view}"))).toBe(false);
   });
 
@@ -122,7 +119,7 @@ describe("the API description", () => {
     }
   });
 
-  it("names the same routes as @resmon/mcp-contract (when it is built)", async (ctx) => {
+  it("describes every route of @resmon/mcp-contract (when it is built)", async (ctx) => {
     let routes: ReadonlyArray<{ method: string; path: string }> | undefined;
     try {
       const contract = (await import("@resmon/mcp-contract")) as {
@@ -136,8 +133,9 @@ describe("the API description", () => {
       ctx.skip();
       return;
     }
-    const ours = operations().map((o) => `${o.method} ${o.path}`);
-    expect([...ours].sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    const ours = new Set(operations().map((o) => `${o.method} ${o.path}`));
+    expect(routes).toHaveLength(44);
+    expect(routes.map((r) => `${r.method} ${r.path}`).filter((key) => !ours.has(key))).toEqual([]);
   });
 
   it("keeps the generated client types in step with the description", async () => {
@@ -188,16 +186,17 @@ describe("the schema checker used below", () => {
 
 describe("the real backend's answers fit our response schemas", async () => {
   const files = await sampleFiles();
-  it.skipIf(files === undefined)("covers every operation but four settings PUTs with a sample", async () => {
+  it.skipIf(files === undefined)("covers every tool route but four settings PUTs with a sample", async () => {
     const seen = new Set<string>();
     for (const file of files ?? []) {
       const sample = JSON.parse(await readFile(join(SAMPLES, file), "utf8"));
       const found = findOperation(sample.request.method, sample.request.path);
       if (found) seen.add(`${sample.request.method} ${found.path}`);
     }
-    const unsampled = operations()
-      .map((o) => `${o.method} ${o.path}`)
-      .filter((key) => !seen.has(key));
+    const contract = (await import("@resmon/mcp-contract")) as {
+      ROUTES: ReadonlyArray<{ method: string; path: string }>;
+    };
+    const unsampled = contract.ROUTES.map((r) => `${r.method} ${r.path}`).filter((key) => !seen.has(key));
     // The capture wrote only the storage and notifications groups.
     expect(unsampled.sort()).toEqual([
       "PUT /api/settings/ai",

@@ -107,18 +107,30 @@ describe("the release workflow", () => {
   });
 });
 
-describe("the surface figures the registry entry and the bundle state", () => {
-  it("come from the table, wherever a stale count or version stands", async () => {
-    const { withSurfaceFigures } = await import("../src/release-meta.js");
+describe("the surface figures the bundle states", () => {
+  it("are filled in when it is packed, from the table, and committed nowhere", async () => {
+    const { statedFigures, withPackTimeFigures } = await import("../src/release-meta.js");
+    const { bundleManifest } = await import("../src/bundle.js");
     const { CONTRACT_VERSION, READ_TOOLS, WRITE_TOOLS } = await import("@resmon/mcp-contract");
-    const stale = { a: ["18 reads, 7 writes.", { b: "list only the 18 reads (contract 1.0)" }], n: 3 };
-    expect(withSurfaceFigures(stale)).toEqual({
+    const template = {
+      a: ["{reads} reads, {writes} writes.", { b: "only the {reads} reads (contract {contract})" }],
+      n: 3,
+    };
+    expect(withPackTimeFigures(template)).toEqual({
       a: [
         `${READ_TOOLS.length} reads, ${WRITE_TOOLS.length} writes.`,
-        { b: `list only the ${READ_TOOLS.length} reads (contract ${CONTRACT_VERSION})` },
+        { b: `only the ${READ_TOOLS.length} reads (contract ${CONTRACT_VERSION})` },
       ],
       n: 3,
     });
+    const packed = await bundleManifest();
+    expect(packed.description).toContain(`${READ_TOOLS.length} reads, ${WRITE_TOOLS.length} writes`);
+    expect(packed.long_description).toContain(`(contract ${CONTRACT_VERSION})`);
+    expect(JSON.stringify(packed)).not.toMatch(/\{(reads|writes|contract)\}/);
+    // What is committed states none: a new tool edits neither file.
+    expect(statedFigures(server)).toEqual([]);
+    expect(statedFigures(manifest)).toEqual([]);
+    expect(statedFigures({ x: ["list only the 18 reads"], y: "contract 1.0" })).toHaveLength(2);
   });
 });
 

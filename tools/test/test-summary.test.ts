@@ -4,7 +4,7 @@
  * other skip with the condition its file wrote, and a file that failed to load counted as a failure.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -37,8 +37,14 @@ function report(dir: string, files: { name: string; status?: string; message?: s
 }
 
 function summary(...args: string[]) {
+  return summaryWith({}, ...args);
+}
+
+/** As a developer's run (CI unset) unless `env` says otherwise. */
+function summaryWith(env: Record<string, string>, ...args: string[]) {
+  const { CI: _ci, RESMON_TESTS_WITHOUT_SHARED: _declared, ...inherited } = process.env;
   const run = spawnSync(process.execPath, [SUMMARY, ...args], {
-    env: { ...process.env, TEST_SUMMARY_ROOT: root },
+    env: { ...inherited, TEST_SUMMARY_ROOT: root, ...env },
     encoding: "utf8",
   });
   return { code: run.status, lines: `${run.stdout}${run.stderr}`.trim().split("\n") };
@@ -78,6 +84,61 @@ describe(".ci/test-summary.mjs", () => {
       expect.stringMatching(/^ {2}2 need \.\.\/shared .*: packages\/kit\/test\/samples\.test\.ts \(2\)$/),
     ]);
     expect(lines).toContain("  1 in packages/kit/test/live.test.ts › live resmon: skipIf(!LIVE)");
+  });
+
+  it("without ../shared, states how many cases the last run with it had and this one could not generate", () => {
+    fixture();
+    write(
+      ".ci/shared-cases.json",
+      JSON.stringify({ "packages/kit/test/samples.test.ts": 127, "packages/kit/test/gone.test.ts": 9 }),
+    );
+    const { code, lines } = summary();
+    expect(code).toBe(0);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^124 cases could not be generated: \.\.\/shared is not at .*: packages\/kit\/test\/samples\.test\.ts 127 → 3$/,
+      ),
+    );
+    expect(lines.at(-1)).toBe("tests: 3 passed, 0 failed, 3 skipped");
+  });
+
+  it("with CI=true, a missing ../shared fails the run in one line before any test runs", () => {
+    fixture();
+    write(".ci/shared-cases.json", JSON.stringify({ "packages/kit/test/samples.test.ts": 127 }));
+    const ran = join(root, "ran");
+    const touch = `require("fs").writeFileSync(${JSON.stringify(ran)}, "")`;
+    const { code, lines } = summaryWith({ CI: "true" }, "--run", process.execPath, "-e", touch);
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^\.\.\/shared is not at .*, and CI=true: without it about 127 test cases are never generated;/,
+      ),
+    ]);
+    expect(existsSync(ran)).toBe(false);
+    expect(summaryWith({ CI: "true" }).code).toBe(1);
+    // A CI that cannot provide it says so, and the run goes on, stating what it lacks.
+    const declared = summaryWith({ CI: "true", RESMON_TESTS_WITHOUT_SHARED: "1" });
+    expect(declared.code).toBe(0);
+    expect(declared.lines).toContainEqual(expect.stringMatching(/^124 cases could not be generated/));
+  });
+
+  it("with ../shared present, a full run records each reading file's case count", () => {
+    fixture();
+    mkdirSync(join(dirname(root), "shared"));
+    const stage = join(dirname(root), "stage");
+    for (const dir of ["tools", "packages/kit"]) {
+      mkdirSync(join(stage, dir), { recursive: true });
+      cpSync(join(root, dir, ".test-results"), join(stage, dir, ".test-results"), { recursive: true });
+    }
+    const restore = `require("fs").cpSync(${JSON.stringify(stage)}, ${JSON.stringify(root)}, { recursive: true })`;
+    const { code, lines } = summaryWith({ CI: "true" }, "--run", process.execPath, "-e", restore);
+    expect(code).toBe(0);
+    expect(lines).toContain(
+      "recorded 3 cases in 1 files that read ../shared: .ci/shared-cases.json (commit it)",
+    );
+    expect(JSON.parse(readFileSync(join(root, ".ci", "shared-cases.json"), "utf8"))).toEqual({
+      "packages/kit/test/samples.test.ts": 3,
+    });
   });
 
   it("counts a test file that failed to load as a failure, and exits 1", () => {

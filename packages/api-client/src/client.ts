@@ -7,7 +7,7 @@ import createClient from "openapi-fetch";
 import { type ApiError, type ApiResult, scrubError } from "./errors.js";
 import type { paths } from "./generated/resmon-api.js";
 import { type BufferedReply, httpErrorFrom, parseSuccessBody } from "./http-body.js";
-import { Transport } from "./transport.js";
+import { ApiStreamError, type Opening, type StreamedReply, Transport } from "./transport.js";
 
 export interface ResmonClientOptions {
   port: number;
@@ -28,7 +28,7 @@ export const DEFAULT_MAX_BODY_BYTES = 6 * 1024 * 1024;
 export const DEFAULT_MAX_JSON_VALUES = 250_000;
 
 type RawClient = Client<paths, `${string}/${string}`>;
-export type HttpVerb = "get" | "post" | "put";
+export type HttpVerb = "get" | "post" | "put" | "delete" | "patch";
 export type PathsWith<M extends HttpVerb> = ClientPathsWithMethod<RawClient, M>;
 type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206 | 207 | "2XX";
 type ContentOf<R> = R extends { content: infer C } ? C[keyof C] : never;
@@ -45,6 +45,31 @@ export type ResponseBodyOf<P extends PathsWith<M>, M extends HttpVerb> = paths[P
 /** openapi-fetch's init: { params: { path, query }, body, signal, headers }. */
 export type RequestInitOf<P extends keyof paths, M extends HttpVerb> = MaybeOptionalInit<paths[P], M>;
 type InitArgs<I> = undefined extends I ? [init?: I] : [init: I];
+type MethodName = Uppercase<HttpVerb>;
+
+/**
+ * A streamed answer: `body` yields the bytes as they arrive, never held whole (an export, a backup,
+ * a file, a progress stream). Reading it stays inside the request's deadline; a failure part-way
+ * throws ApiStreamError (its `apiError` as any other failure). Stop early by breaking out.
+ */
+export type StreamResult =
+  | { ok: true; status: number; headers: Headers; body: AsyncIterable<Uint8Array> }
+  | {
+      ok: false;
+      error: ApiError;
+    };
+
+export interface StreamOptions {
+  /** The most bytes the body may hold; past it the stream fails with too_large. Default: no cap. */
+  maxBytes?: number;
+}
+/** A route's init plus the stream's options, optional exactly when the route's init is. */
+export type StreamInitOf<P extends keyof paths, M extends HttpVerb> =
+  RequestInitOf<P, M> extends infer I
+    ? undefined extends I
+      ? (Exclude<I, undefined> & StreamOptions) | undefined
+      : I & StreamOptions
+    : never;
 
 export interface ResmonClient {
   /** "http://127.0.0.1:<port>", always. */
@@ -62,6 +87,26 @@ export interface ResmonClient {
     path: P,
     ...init: InitArgs<RequestInitOf<P, "put">>
   ): Promise<ApiResult<ResponseBodyOf<P, "put">>>;
+  DELETE<P extends PathsWith<"delete">>(
+    path: P,
+    ...init: InitArgs<RequestInitOf<P, "delete">>
+  ): Promise<ApiResult<ResponseBodyOf<P, "delete">>>;
+  PATCH<P extends PathsWith<"patch">>(
+    path: P,
+    ...init: InitArgs<RequestInitOf<P, "patch">>
+  ): Promise<ApiResult<ResponseBodyOf<P, "patch">>>;
+  /**
+   * The same request as `GET`/`POST`/…, its 2xx body streamed to the caller instead of parsed
+   * (for BibTeX/RIS/CSV exports, backups, library files, the progress stream). A non-2xx answer is
+   * the usual `{ ok: false, error }`.
+   */
+  stream<M extends MethodName, P extends PathsWith<Lowercase<M>>>(
+    method: M,
+    path: P,
+    ...init: InitArgs<StreamInitOf<P, Lowercase<M>>>
+  ): Promise<StreamResult>;
+  /** resmon's own OpenAPI document (`GET /openapi.json`, which FastAPI serves): its route list, untyped. */
+  openApiDocument(): Promise<ApiResult<unknown>>;
   /**
    * The same client with each request bounded by timeoutMs as well (never longer than its own
    * timeout): how a caller shares one deadline among several requests.
@@ -105,6 +150,8 @@ export function createResmonClient(options: ResmonClientOptions): ResmonClient {
   });
   // The buffered answer behind each Response handed to openapi-fetch, so we parse it ourselves.
   const replies = new WeakMap<Response, BufferedReply>();
+  // The streamed (or error) answer behind each Response of a `stream` call.
+  const openings = new WeakMap<Response, Opening>();
 
   /** The fetch handed to openapi-fetch: one exchange within `limitMs`. */
   const fetchWithin = (limitMs: number) => async (request: Request) => {
@@ -117,6 +164,14 @@ export function createResmonClient(options: ResmonClientOptions): ResmonClient {
       headers: reply.headers,
     });
     replies.set(response, reply);
+    return response;
+  };
+
+  /** The fetch handed to openapi-fetch by `stream`: the body stays with the transport, unread. */
+  const openWithin = (limitMs: number, maxBytes: number | undefined) => async (request: Request) => {
+    const opening = await transport.open(request, limitMs, maxBytes);
+    const response = new Response(null, { status: 200 });
+    openings.set(response, opening);
     return response;
   };
 
@@ -153,7 +208,48 @@ export function createResmonClient(options: ResmonClientOptions): ResmonClient {
     return { ok: true, status: reply.status, data: body.data, headers: reply.headers };
   }
 
-  const loose = raw as unknown as { GET: LooseMethod; POST: LooseMethod; PUT: LooseMethod };
+  async function stream(
+    method: LooseMethod,
+    path: string,
+    init: LooseInit,
+    limitMs: number,
+  ): Promise<StreamResult> {
+    const { maxBytes, ...rest } = init ?? {};
+    const cap = typeof maxBytes === "number" ? maxBytes : undefined;
+    let response: Response;
+    try {
+      ({ response } = await method(path, { ...rest, parseAs: "stream", fetch: openWithin(limitMs, cap) }));
+    } catch {
+      return {
+        ok: false,
+        error: { kind: "transport", message: `The request to ${baseUrl} could not be sent.` },
+      };
+    }
+    const opening = openings.get(response);
+    if (opening === undefined) {
+      return { ok: false, error: { kind: "transport", message: `No answer was recorded for ${baseUrl}.` } };
+    }
+    if (!opening.ok) return { ok: false, error: scrubError(opening.error, token) };
+    if ("reply" in opening) return { ok: false, error: scrubError(httpErrorFrom(opening.reply), token) };
+    return {
+      ok: true,
+      status: opening.streamed.status,
+      headers: opening.streamed.headers,
+      body: scrubbed(opening.streamed),
+    };
+  }
+
+  /** The body, with any failure's message scrubbed of the token like every other error. */
+  async function* scrubbed(reply: StreamedReply): AsyncGenerator<Uint8Array> {
+    try {
+      yield* reply.body;
+    } catch (error) {
+      if (error instanceof ApiStreamError) throw new ApiStreamError(scrubError(error.apiError, token));
+      throw error;
+    }
+  }
+
+  const loose = raw as unknown as Record<MethodName, LooseMethod>;
   const bounded = (limitMs: number): ResmonClient => {
     const client = {
       baseUrl,
@@ -161,6 +257,16 @@ export function createResmonClient(options: ResmonClientOptions): ResmonClient {
       GET: (path: string, init?: LooseInit) => call(loose.GET, path, init, limitMs),
       POST: (path: string, init?: LooseInit) => call(loose.POST, path, init, limitMs),
       PUT: (path: string, init?: LooseInit) => call(loose.PUT, path, init, limitMs),
+      DELETE: (path: string, init?: LooseInit) => call(loose.DELETE, path, init, limitMs),
+      PATCH: (path: string, init?: LooseInit) => call(loose.PATCH, path, init, limitMs),
+      stream: (method: MethodName, path: string, init?: LooseInit) =>
+        loose[method] === undefined
+          ? Promise.resolve({
+              ok: false,
+              error: { kind: "transport", message: `No such method: ${String(method)}.` },
+            })
+          : stream(loose[method], path, init, limitMs),
+      openApiDocument: () => call(loose.GET, "/openapi.json", undefined, limitMs),
       within: (ms: number) => bounded(Math.max(0, Math.min(ms, limitMs))),
       close: () => transport.close(),
       toString: () => `ResmonClient(${baseUrl})`,

@@ -12,6 +12,9 @@ export {
   type ResmonClient,
   type ResmonClientOptions,
   type ResponseBodyOf,
+  type StreamInitOf,
+  type StreamOptions,
+  type StreamResult,
 } from "./client.js";
 export {
   DEFAULT_PROBE_TIMEOUT_MS,
@@ -36,4 +39,4 @@ export type { components, operations, paths } from "./generated/resmon-api.js";
 export { type Identity, type IdentityResult, isCanonicalUuid4, parseIdentity } from "./identity.js";
 export { FILE_PROBLEM_TEXT, type FileProblem, readSmallFile } from "./small-file.js";
 export { defaultStateDir, resolvePortFile, resolveStateDir, tokenFileFor } from "./state-paths.js";
-export { describeBytes } from "./transport.js";
+export { ApiStreamError, describeBytes } from "./transport.js";

@@ -10,6 +10,7 @@
  * tests exercise both.
  */
 import { STATUS_CODES } from "node:http";
+import type { Dispatcher } from "undici";
 import undiciRequest from "undici/lib/api/api-request.js";
 import Agent from "undici/lib/dispatcher/agent.js";
 import type { ApiError } from "./errors.js";
@@ -27,7 +28,29 @@ export interface TransportOptions {
 
 export type Exchange = { ok: true; reply: BufferedReply } | { ok: false; error: ApiError };
 
+/** A 2xx answer whose body is handed on as it arrives (never held whole), or any other answer, read whole. */
+export type Opening =
+  | { ok: true; streamed: StreamedReply }
+  | { ok: true; reply: BufferedReply }
+  | { ok: false; error: ApiError };
+
+export interface StreamedReply {
+  status: number;
+  headers: Headers;
+  /** The body as it arrives; a failure part-way (the deadline, a byte cap, a reset) throws ApiStreamError. */
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** What iterating a streamed body throws: the failure as an ApiError (never holding the token). */
+export class ApiStreamError extends Error {
+  constructor(readonly apiError: ApiError) {
+    super(apiError.message);
+    this.name = "ApiStreamError";
+  }
+}
+
 class TotalTimeout extends Error {}
+class StoppedReading extends Error {}
 class BodyTooLarge extends Error {
   constructor(readonly limit: BodyLimitKind) {
     super(limit);
@@ -136,65 +159,132 @@ export class Transport {
     return Buffer.concat(chunks, size);
   }
 
-  /** Send the request and read the whole answer, up to the limits, inside the total timeout (or a shorter one given). */
-  async exchange(request: Request, timeoutMs = this.#options.timeoutMs): Promise<Exchange> {
-    const { connectTimeoutMs, baseUrl } = this.#options;
+  /** One request on the agent, aborted by `controller` (the deadline, the caller's signal or a limit). */
+  async #send(request: Request, controller: AbortController) {
+    const hasBody = request.method !== "GET" && request.method !== "HEAD";
+    const body = hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
+    const url = new URL(request.url);
+    return undiciRequest.call(this.#agent, {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: request.method as "GET" | "POST" | "PUT" | "DELETE" | "PATCH",
+      headers: Object.fromEntries(request.headers),
+      body: body && body.byteLength > 0 ? body : null,
+      signal: controller.signal,
+    });
+  }
+
+  /** The deadline and the caller's abort, wired to one controller; `release` unwires both. */
+  #guard(request: Request, timeoutMs: number) {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new TotalTimeout()), timeoutMs);
     const onCallerAbort = () => controller.abort(request.signal.reason);
     if (request.signal.aborted) onCallerAbort();
     else request.signal.addEventListener("abort", onCallerAbort, { once: true });
-    try {
-      const hasBody = request.method !== "GET" && request.method !== "HEAD";
-      const body = hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
-      const url = new URL(request.url);
-      const answer = await undiciRequest.call(this.#agent, {
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: request.method as "GET" | "POST" | "PUT",
-        headers: Object.fromEntries(request.headers),
-        body: body && body.byteLength > 0 ? body : null,
-        signal: controller.signal,
-      });
-      const bytes = await this.#readBody(answer.body, answer.headers, controller);
-      return {
-        ok: true,
-        reply: {
-          status: answer.statusCode,
-          statusText: STATUS_CODES[answer.statusCode] ?? "",
-          headers: toHeaders(answer.headers),
-          bytes,
-        },
-      };
-    } catch (error) {
-      if (controller.signal.reason instanceof BodyTooLarge) {
-        return { ok: false, error: this.#tooLarge(controller.signal.reason.limit) };
-      }
-      if (controller.signal.reason instanceof TotalTimeout) {
-        return {
-          ok: false,
-          error: {
-            kind: "timeout",
-            timeoutMs,
-            message: `resmon at ${baseUrl} did not answer within ${timeoutMs} ms.`,
-          },
-        };
-      }
-      if (request.signal.aborted) {
-        return {
-          ok: false,
-          error: { kind: "transport", message: `The request to ${baseUrl} was cancelled.` },
-        };
-      }
-      return { ok: false, error: classifyNetworkError(error, baseUrl, connectTimeoutMs) };
-    } finally {
+    const release = () => {
       clearTimeout(timer);
       request.signal.removeEventListener("abort", onCallerAbort);
+    };
+    return { controller, release };
+  }
+
+  /** Why an exchange failed, from what aborted it or the network error. */
+  #failure(error: unknown, request: Request, controller: AbortController, timeoutMs: number): ApiError {
+    const { connectTimeoutMs, baseUrl } = this.#options;
+    if (controller.signal.reason instanceof BodyTooLarge)
+      return this.#tooLarge(controller.signal.reason.limit);
+    if (controller.signal.reason instanceof TotalTimeout) {
+      return {
+        kind: "timeout",
+        timeoutMs,
+        message: `resmon at ${baseUrl} did not answer within ${timeoutMs} ms.`,
+      };
+    }
+    if (request.signal.aborted) {
+      return { kind: "transport", message: `The request to ${baseUrl} was cancelled.` };
+    }
+    return classifyNetworkError(error, baseUrl, connectTimeoutMs);
+  }
+
+  /** Send the request and read the whole answer, up to the limits, inside the total timeout (or a shorter one given). */
+  async exchange(request: Request, timeoutMs = this.#options.timeoutMs): Promise<Exchange> {
+    const { controller, release } = this.#guard(request, timeoutMs);
+    try {
+      const answer = await this.#send(request, controller);
+      const bytes = await this.#readBody(answer.body, answer.headers, controller);
+      return { ok: true, reply: this.#reply(answer.statusCode, answer.headers, bytes) };
+    } catch (error) {
+      return { ok: false, error: this.#failure(error, request, controller, timeoutMs) };
+    } finally {
+      release();
     }
   }
 
-  #tooLarge(limit: BodyLimitKind): ApiError {
-    const { baseUrl, maxBodyBytes, maxJsonValues } = this.#options;
+  /**
+   * Send the request and hand a 2xx body on as it arrives, still inside the total timeout (the
+   * deadline covers the whole body, read by the caller). `maxBytes` caps it (default: no cap, since
+   * nothing is held); a non-2xx answer is read whole, within the usual limits, to name the error.
+   * A caller that stops reading early releases the connection.
+   */
+  async open(
+    request: Request,
+    timeoutMs = this.#options.timeoutMs,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<Opening> {
+    const { controller, release } = this.#guard(request, timeoutMs);
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await this.#send(request, controller);
+      if (answer.statusCode < 200 || answer.statusCode > 299) {
+        const bytes = await this.#readBody(answer.body, answer.headers, controller);
+        release();
+        return { ok: true, reply: this.#reply(answer.statusCode, answer.headers, bytes) };
+      }
+    } catch (error) {
+      release();
+      return { ok: false, error: this.#failure(error, request, controller, timeoutMs) };
+    }
+    const source = answer.body;
+    const fail = (error: unknown) => new ApiStreamError(this.#failure(error, request, controller, timeoutMs));
+    const byteCap = () => new ApiStreamError(this.#tooLarge("bytes", maxBytes));
+    async function* body(): AsyncGenerator<Uint8Array> {
+      let size = 0;
+      let finished = false;
+      try {
+        for await (const chunk of source) {
+          size += chunk.byteLength;
+          if (size > maxBytes) {
+            controller.abort(new BodyTooLarge("bytes"));
+            throw byteCap();
+          }
+          yield chunk;
+        }
+        finished = true;
+      } catch (error) {
+        if (error instanceof ApiStreamError) throw error;
+        throw fail(error);
+      } finally {
+        release();
+        // Stopped early (or failed): destroy the socket rather than leave the body unread.
+        if (!finished && !controller.signal.aborted) controller.abort(new StoppedReading());
+      }
+    }
+    return {
+      ok: true,
+      streamed: { status: answer.statusCode, headers: toHeaders(answer.headers), body: body() },
+    };
+  }
+
+  #reply(
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    bytes: Buffer,
+  ): BufferedReply {
+    return { status, statusText: STATUS_CODES[status] ?? "", headers: toHeaders(headers), bytes };
+  }
+
+  #tooLarge(limit: BodyLimitKind, maxBodyBytes = this.#options.maxBodyBytes): ApiError {
+    const { baseUrl, maxJsonValues } = this.#options;
     if (limit === "json_values") {
       return {
         kind: "too_large",

@@ -31,8 +31,18 @@ const SCAN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 const CRITERION_ID = /^C[1-6]$/;
 const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
+/** A UUID in capitals is the one mistake a caller can fix at once: said in words, not as the pattern. */
+function scanIdMessage(input: unknown): string {
+  return typeof input === "string" && SCAN_ID.test(input.toLowerCase())
+    ? "scan_id has capital letters: use lowercase (the same UUID, lowercased)"
+    : "scan_id must be a canonical lowercase UUIDv4 you make (crypto.randomUUID())";
+}
+
 export const scanIdArg = () =>
-  z.string().regex(SCAN_ID).describe("Lowercase UUIDv4 you make once per scan; resend it to retry.");
+  z
+    .string()
+    .regex(SCAN_ID, { error: (issue) => scanIdMessage(issue.input) })
+    .describe("Lowercase UUIDv4 you make once per scan; resend it to retry.");
 
 const criterionRef = () => z.string().regex(CRITERION_ID);
 const queryKind = () => z.enum(QUERY_KINDS);
@@ -110,7 +120,10 @@ export const rankedEntriesArg = () =>
     .array(
       z.strictObject({
         doc_id: docId(),
-        rank: z.int().min(1).describe("1 is best."),
+        rank: z
+          .int()
+          .min(1)
+          .describe("Orders the whole shortlist: 1 is best across every page; each rank once."),
         role: z.enum(RANK_ROLES).optional(),
         why: z.string().optional(),
         cite: z
@@ -125,7 +138,7 @@ export const rankedEntriesArg = () =>
       }),
     )
     .min(1)
-    .describe("A rank for every paper of the shortlist page.");
+    .describe("A rank for every paper of the shortlist page; ranks go on across pages.");
 
 /** The envelope every scan tool answers with. */
 export const scanEnvelopeShape = () =>

@@ -27,26 +27,32 @@ const DOCS = [
     : []),
 ].filter((f) => existsSync(REPO_ROOT + f));
 
+/**
+ * The docs state no count of the tools, reads, writes or routes (a count the figures mechanism
+ * computes, in tools/src/figures/places.ts, is the one exception: generated, so never stale). A
+ * count in prose would have to be edited by hand with every tool added, and they drifted ("the same
+ * 18 names" when there were 19 reads; "25, 25, 18" when the bundle listed 29, 29, 19).
+ */
 describe("the counts the docs state", () => {
-  const counts: [RegExp, number][] = [
-    [/\b(\d+)[ -]tool\b|\b(\d+) tools\b/g, TOOLS.length],
-    [/\b(\d+) reads?\b|\b(\d+) read tools\b|\b(\d+) read-only\b/g, READ_TOOLS.length],
-    [/\b(\d+) writes?\b|\b(\d+) write tools\b/g, WRITE_TOOLS.length],
+  const counts = [
+    /\b(\d+)[ -]tool\b|\b(\d+) tools\b/g,
+    /\b(\d+) reads?\b|\b(\d+) read tools\b|\b(\d+) read-only\b/g,
+    /\b(\d+) writes?\b|\b(\d+) write tools\b/g,
+    /\b(\d+) (?:names|routes)\b/g,
   ];
-  it.each(DOCS.map((f) => [f]))("%s counts the tools as the table does", (file) => {
+  it.each(DOCS.map((f) => [f]))("%s states none (but of contract 1.0's)", (file) => {
     const text = readFileSync(REPO_ROOT + file, "utf8");
-    const wrong: string[] = [];
     // A count a line ties to contract 1.0 (a measurement, the spec's own) stays true of 1.0.
     const current = text
       .split("\n")
       .filter((line) => !line.includes("1.0"))
       .join("\n");
-    for (const [pattern, count] of counts) {
-      for (const m of current.matchAll(pattern)) {
-        const n = Number(m.slice(1).find((g) => g !== undefined));
-        if (n !== count) wrong.push(`"${m[0]}" (the table has ${count})`);
-      }
-    }
-    expect(wrong).toEqual([]);
+    const stated = counts.flatMap((pattern) => [...current.matchAll(pattern)].map((m) => m[0]));
+    expect(stated, `counts of the surface in ${file}: say "every tool", "the reads", or nothing`).toEqual([]);
+  });
+
+  it("the check finds a count, even one the table would agree with", () => {
+    const line = `the same ${READ_TOOLS.length} names, ${TOOLS.length} tools and ${WRITE_TOOLS.length} writes`;
+    expect(counts.flatMap((p) => [...line.matchAll(p)])).toHaveLength(3);
   });
 });

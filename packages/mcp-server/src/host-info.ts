@@ -39,8 +39,3 @@ export function hostInfo(readOnly: boolean): HostInfo {
     },
   };
 }
-
-/** Exactly "1" makes a read-only session; any other value, or none, leaves the full surface. */
-export function isReadOnly(env: Record<string, string | undefined>): boolean {
-  return env.RESMON_MCP_READ_ONLY === "1";
-}

@@ -9,8 +9,8 @@ import {
   type ScanEnvelope,
   ScanError,
 } from "@resmon/scan";
+import type { Config } from "./config.js";
 import type { Ctx } from "./context.js";
-import { intFromEnv } from "./env-int.js";
 import { ToolError } from "./errors.js";
 import { registerSecret, scrub } from "./scrub.js";
 import { answerOf } from "./shape/answer.js";
@@ -41,19 +41,18 @@ async function learnTokens(env: Record<string, string | undefined>): Promise<voi
   }
 }
 
-/** The engine for this server's environment (which, in tests, is not process.env). */
-export function scanEngineFor(env: Record<string, string | undefined>): ScanEngine {
-  // 0 is allowed: every mutating call answers at once, and polls do the waiting.
-  const waitMs = intFromEnv(env.RESMON_MCP_SCAN_WAIT_MS, 0);
+/** The engine for this server's configuration (config.ts). */
+export function scanEngineFor(config: Config): ScanEngine {
+  const { scanWaitMs } = config;
   const engine = createScanEngine({
-    dataDir: defaultScanDataDir(env),
+    dataDir: config.scanDataDir ?? defaultScanDataDir(config.env),
     scrub,
-    ...(waitMs !== undefined ? { waitMs } : {}),
+    ...(scanWaitMs !== undefined ? { waitMs: scanWaitMs } : {}),
   });
   return {
     ...engine,
     async result(args) {
-      await learnTokens(env);
+      await learnTokens(config.env);
       return engine.result(args);
     },
   };

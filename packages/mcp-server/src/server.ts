@@ -10,14 +10,14 @@ import {
   toolsListEntries,
 } from "@resmon/mcp-contract";
 import type { ScanEngine } from "@resmon/scan";
-import { Backend, type DiscoverFn, timeoutFrom } from "./backend/adapter.js";
+import { Backend, type DiscoverFn } from "./backend/adapter.js";
+import { type Config, readConfig, type Scope } from "./config.js";
 import type { Answer, Ctx, Handler } from "./context.js";
 import { withoutCredentialFields } from "./credential-fields.js";
-import { boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
+import { backendUnavailable, boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
-import { hostInfo, isReadOnly } from "./host-info.js";
+import { hostInfo } from "./host-info.js";
 import { log } from "./log.js";
-import { fastPathFrom } from "./protocol/fast-call.js";
 import {
   type JSONRPCMessage,
   type Session,
@@ -29,9 +29,10 @@ import {
 } from "./protocol/sdk.js";
 import { scanEngineFor } from "./scan.js";
 import { jsonText, scrubDeep } from "./scrub.js";
+import { FIRST_ISSUE_ONLY } from "./shape/answer.js";
 
 export interface ServerOptions {
-  /** The environment to read RESMON_* from (default: process.env). */
+  /** The environment to read RESMON_* from (default: process.env; config.ts parses it). */
   env?: Record<string, string | undefined>;
   /** Advertise output schemas in tools/list (default true; see README for the measured cost). */
   outputSchemas?: boolean;
@@ -39,8 +40,6 @@ export interface ServerOptions {
   timeoutMs?: number;
   /** For tests: replace discovery. */
   discoverFn?: DiscoverFn;
-  /** Answer a 2025-era session's plain tools/call without the SDK (default RESMON_MCP_FAST_PATH, on unless "0"). */
-  fastPath?: boolean;
 }
 
 export type ToolOutcome = { ok: true; answer: Answer } | { ok: false; error: ErrorEnvelope };
@@ -52,9 +51,6 @@ function fieldOf(issue: { path: readonly PropertyKey[]; code?: string; keys?: re
 }
 
 /** Validate arguments ourselves: the SDK's -32602 text is not the spec's error shape. */
-/** Stop at the first issue, which is all a refusal names (shape/answer.ts says why). */
-const FIRST_ISSUE_ONLY = { abortEarly: true } as Parameters<ToolDef["input"]["safeParse"]>[1];
-
 function validateArguments(def: ToolDef, raw: unknown): Record<string, unknown> {
   const input = raw ?? {};
   if (typeof input !== "object" || Array.isArray(input)) {
@@ -102,6 +98,19 @@ function dispatch<N extends ToolName>(name: N, args: ToolArgs<N>, ctx: Ctx): Pro
   return handler(args, ctx);
 }
 
+/**
+ * A variable set to a value this server cannot use refuses every call it governs, naming it, rather
+ * than the call running on a default nobody chose (config.ts). Nothing has been sent to resmon.
+ */
+function refuseMisconfigured(config: Config, scope: Scope): void {
+  const problem = config.problems.find((p) => p.scope === scope);
+  if (problem === undefined) return;
+  throw backendUnavailable(problem.message, [], false, {
+    reason: "bad_configuration",
+    variable: problem.variable,
+  });
+}
+
 export interface ResmonTools {
   readonly readOnly: boolean;
   list(): ToolsListEntry[];
@@ -111,16 +120,21 @@ export interface ResmonTools {
 }
 
 export function createResmonTools(options: ServerOptions = {}): ResmonTools {
-  const env = options.env ?? process.env;
-  const readOnly = isReadOnly(env);
-  const timeoutMs = options.timeoutMs ?? timeoutFrom(env);
+  const config = readConfig(options.env);
+  const { readOnly, maxBodyBytes } = config;
+  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
   const backend = new Backend({
-    env,
+    env: config.env,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
     ...(options.discoverFn ? { discoverFn: options.discoverFn } : {}),
   });
   let scanEngine: ScanEngine | undefined;
-  const scan = () => (scanEngine ??= scanEngineFor(env));
+  const scan = () => {
+    refuseMisconfigured(config, "scan tools");
+    scanEngine ??= scanEngineFor(config);
+    return scanEngine;
+  };
   // Built on first use: the bin's start-up front answers tools/list from generated text, so after
   // its hand-over this zod → JSON Schema conversion of every tool is work the first call need not wait for.
   let entries: ToolsListEntry[] | undefined;
@@ -137,6 +151,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
         { read_only: true },
       );
     }
+    refuseMisconfigured(config, "every tool");
     const args = validateArguments(def, raw);
     // The row's own schema produced these arguments; the cast only restores the per-tool type the
     // table's ToolDef erases. One deadline for the whole call: every request it makes shares
@@ -193,7 +208,6 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
       open: (send) => {
         const session = serveSession(host, send, {
           onError: (error) => log(`protocol: ${error.message}`),
-          fastPath: options.fastPath ?? fastPathFrom(options.env ?? process.env),
         });
         served.push(session);
         return session;

@@ -11,6 +11,7 @@ import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDoctor, WHAT_TO_DO } from "../src/bin/doctor.js";
 import { WRITE_PLAN } from "../src/bin/live-check.js";
+import { VARIABLES } from "../src/config.js";
 import { MAX_ECHO_CHARS } from "../src/errors.js";
 import { CLI, cleanEnv, HAVE_CLI } from "./helpers/spawn.js";
 
@@ -99,6 +100,21 @@ describe("resmon-mcp doctor", () => {
     expect((await doctor({ ...named(), RESMON_MCP_READ_ONLY: "true" })).text).toMatch(
       /RESMON_MCP_READ_ONLY\s+true \(not exactly 1: writes stay on\)/,
     );
+  });
+
+  it("lists every variable of the configuration module, the scan's included", async () => {
+    const { text } = await doctor(named());
+    for (const v of VARIABLES) expect(text).toMatch(new RegExp(`^  ${v.name} `, "m"));
+    expect(text).toContain("RESMON_MCP_SCAN_DATA");
+    expect(text).toContain("RESMON_MCP_SCAN_WAIT_MS");
+  });
+
+  it("a value the server would not use: named, and no OK even when resmon answers", async () => {
+    const { code, text } = await doctor({ ...named(), RESMON_MCP_SCAN_DATA: "relative/scans" });
+    expect(code).toBe(1);
+    expect(text).toMatch(/RESMON_MCP_SCAN_DATA\s+NOT USED: RESMON_MCP_SCAN_DATA is set to "relative\/scans"/);
+    expect(text).toContain("Refused (bad_configuration): RESMON_MCP_SCAN_DATA is set to");
+    expect(text).not.toContain("OK: a resmon answered");
   });
 
   it("no token file in the state dir named", async () => {

@@ -140,10 +140,17 @@ export async function acceptRanked(call: Call, entries: RankedEntry[]): Promise<
     throw alreadyAccepted("shortlist page", held.index);
   }
   const step = expectStep(state, "rank", "ranked_entries");
-  checkRankedPage(step.page.doc_ids, entries);
+  checkRankedPage(step.page.doc_ids, entries, ranksTaken(state.pages, step.page));
   acceptPage(step.page, entries, hash);
   call.save();
   return advance(call);
+}
+
+/** The ranks the other accepted pages hold (rank → doc id): a rank orders the whole shortlist. */
+function ranksTaken(pages: readonly Page[], except: Page): Map<number, number> {
+  const taken = new Map<number, number>();
+  for (const p of pages) if (p !== except) for (const e of p.entries ?? []) taken.set(e.rank, e.doc_id);
+  return taken;
 }
 
 function acceptPage(page: Page, entries: RankedEntry[], hash: string): void {
@@ -178,7 +185,7 @@ export function mergeFinalEntries(state: ScanState, entries: RankedEntry[]): { r
         throw alreadyAccepted("shortlist page", page.index);
       continue;
     }
-    checkRankedPage(page.doc_ids, list);
+    checkRankedPage(page.doc_ids, list, ranksTaken(state.pages, page));
     acceptPage(page, list, artifactHash(list));
     replayOnly = false;
   }

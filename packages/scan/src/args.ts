@@ -39,7 +39,14 @@ export interface StartInputs {
 
 export function checkScanId(scanId: unknown): string {
   if (typeof scanId !== "string" || !isCanonicalUuid4(scanId)) {
-    throw invalidArgument("scan_id", "scan_id must be a canonical lowercase UUIDv4 made by the caller.");
+    // A UUID in capitals is the one mistake a caller can fix at once: say so in words.
+    const capitals = typeof scanId === "string" && isCanonicalUuid4(scanId.toLowerCase());
+    throw invalidArgument(
+      "scan_id",
+      capitals
+        ? "scan_id has capital letters: use lowercase (the same UUID, lowercased)."
+        : "scan_id must be a canonical lowercase UUIDv4 made by the caller.",
+    );
   }
   return scanId;
 }

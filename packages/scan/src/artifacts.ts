@@ -72,8 +72,16 @@ export function checkScreenScores(
   if (hasProblems(problems)) throw badArtifact("screening batch", problems);
 }
 
-/** Every paper of the page exactly once, each with a positive integer rank. */
-export function checkRankedPage(page: readonly number[], entries: readonly RankedEntry[]): void {
+/**
+ * Every paper of the page exactly once, each with a positive integer rank. A rank orders the whole
+ * shortlist (1 is the best paper of all pages), so a rank is given once: not twice on a page, and
+ * not again for a rank an accepted page already holds (`taken`: rank → doc id).
+ */
+export function checkRankedPage(
+  page: readonly number[],
+  entries: readonly RankedEntry[],
+  taken: ReadonlyMap<number, number> = new Map(),
+): void {
   const problems: FitProblems = {
     ...fitIds(
       page,
@@ -89,6 +97,31 @@ export function checkRankedPage(page: readonly number[], entries: readonly Ranke
       field: "ranked_entries.rank",
       bad_rank_ids: badRanks,
     });
+  }
+  const holders = new Map<number, number[]>();
+  for (const [rank, id] of taken) holders.set(rank, [id]);
+  for (const e of entries) holders.set(e.rank, [...(holders.get(e.rank) ?? []), e.doc_id]);
+  const twice = [...holders]
+    .filter(([, ids]) => ids.length > 1)
+    .map(([rank, doc_ids]) => ({ rank, doc_ids }))
+    .sort((a, b) => a.rank - b.rank);
+  if (twice.length) {
+    const said = twice.map(
+      (d) => `rank ${d.rank} is given to ${d.doc_ids.map((id) => `doc ${id}`).join(" and ")}`,
+    );
+    throw new ScanError(
+      "invalid_argument",
+      `The shortlist page does not fit: ${said.join("; ")}. A rank orders the whole shortlist (1 is best across every page), so each rank is used once.`,
+      {
+        reason: "bad_artifact",
+        field: "ranked_entries.rank",
+        missing_ids: [],
+        unknown_ids: [],
+        duplicate_ids: [],
+        bad_criteria: [],
+        duplicate_ranks: twice,
+      },
+    );
   }
 }
 

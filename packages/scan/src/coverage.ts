@@ -2,24 +2,227 @@ import type { GapRule } from "./profile.js";
 import { THIN_BELOW } from "./profile.js";
 import type { Batch, Candidate, RetrievalTask } from "./state.js";
 
+type Row = Record<string, unknown>;
+
+/** One sweep's coverage, as resmon's run recorded it (GET /api/executions/{id}: `coverage`, `source_outcomes`). */
+export interface SweepCoverage {
+  /** false: resmon's run carried no coverage at all, so every source's outcome is not_reported (never "answered"). */
+  reported?: boolean;
+  summary: string | null;
+  /** resmon's counts (answered, non_answer, unknown, genuine_empty[, in_part]), verbatim. */
+  counts?: Record<string, number> | null;
+  /** Per source, resmon's own row: category, label, note, status, result_count, zero_reason…, verbatim. */
+  sources: Row[];
+  sources_that_could_not_answer: string[];
+}
+
+/** A source's outcome in one sweep: resmon's category, or not_reported where resmon said nothing about it. */
+export type SourceOutcome = "answered" | "non_answer" | "unknown" | "not_reported";
+
+const SOURCE_KEYS = [
+  "source",
+  "category",
+  "label",
+  "note",
+  "outcome_recorded",
+  "status",
+  "result_count",
+  "zero_reason",
+  "zero_detail",
+  "genuine_empty",
+  "in_part",
+];
+
+/** What an execution row says about its sources' coverage (read for every finished sweep). */
+export function sweepCoverageOf(row: Row): SweepCoverage {
+  const cov = row.coverage;
+  const outcomes = (row.source_outcomes ?? {}) as Row;
+  if (cov === null || typeof cov !== "object" || !Array.isArray((cov as Row).sources)) {
+    return { reported: false, summary: null, counts: null, sources: [], sources_that_could_not_answer: [] };
+  }
+  const c = cov as Row;
+  const counts =
+    c.counts && typeof c.counts === "object"
+      ? Object.fromEntries(
+          Object.entries(c.counts as Row).filter((e): e is [string, number] => typeof e[1] === "number"),
+        )
+      : null;
+  return {
+    reported: true,
+    summary: typeof c.summary === "string" ? c.summary : null,
+    counts,
+    sources: (c.sources as Row[]).map((s) =>
+      Object.fromEntries(SOURCE_KEYS.filter((k) => k in s).map((k) => [k, s[k]])),
+    ),
+    sources_that_could_not_answer: Array.isArray(outcomes.sources_that_could_not_answer)
+      ? (outcomes.sources_that_could_not_answer as unknown[]).map(String)
+      : [],
+  };
+}
+
+/** A source is answered only where resmon's coverage row says `answered`; no row, no coverage: not_reported. */
+export function outcomeIn(coverage: SweepCoverage | null | undefined, source: string): SourceOutcome {
+  if (!coverage || coverage.reported === false) return "not_reported";
+  const row = coverage.sources.find((s) => s.source === source);
+  if (!row) return coverage.sources_that_could_not_answer.includes(source) ? "non_answer" : "not_reported";
+  if (row.category === "answered") {
+    return coverage.sources_that_could_not_answer.includes(source) ? "non_answer" : "answered";
+  }
+  return row.category === "non_answer" ? "non_answer" : "unknown";
+}
+
+/** One source over every finished sweep: how often resmon recorded each outcome, and its words where it did not answer. */
+export interface SourceTally {
+  source: string;
+  sweeps: number;
+  answered: number;
+  /** Answered with nothing (resmon's genuine_empty): a subset of answered. */
+  genuine_empty: number;
+  non_answer: number;
+  unknown: number;
+  not_reported: number;
+  /** Queries whose sweep this source did not answer (or whose outcome was unknown or not reported). */
+  query_ids: string[];
+  /** resmon's label, zero_reason and note for the outcomes that were not answers, verbatim, each once. */
+  labels: string[];
+  zero_reasons: string[];
+  notes: string[];
+}
+
+function finishedSweeps(tasks: readonly RetrievalTask[]): RetrievalTask[] {
+  return tasks.filter((t) => t.via === "sweep" && (t.status === "done" || t.status === "failed"));
+}
+
+function addOnce(list: string[], value: unknown): void {
+  if (typeof value === "string" && value !== "" && !list.includes(value)) list.push(value);
+}
+
+/** Every selected source (and any other resmon recorded) over the finished sweeps. */
+export function tallySources(tasks: readonly RetrievalTask[], selected: readonly string[]): SourceTally[] {
+  const sweeps = finishedSweeps(tasks);
+  const names = [...selected];
+  for (const t of sweeps) for (const s of t.coverage?.sources ?? []) addOnce(names, s.source);
+  return names.map((source) => {
+    const tally: SourceTally = {
+      source,
+      sweeps: 0,
+      answered: 0,
+      genuine_empty: 0,
+      non_answer: 0,
+      unknown: 0,
+      not_reported: 0,
+      query_ids: [],
+      labels: [],
+      zero_reasons: [],
+      notes: [],
+    };
+    for (const t of sweeps) {
+      const outcome = outcomeIn(t.coverage, source);
+      // A source outside the selection that a sweep never recorded was not asked there.
+      if (outcome === "not_reported" && !selected.includes(source)) continue;
+      tally.sweeps++;
+      tally[outcome]++;
+      const row = t.coverage?.sources.find((s) => s.source === source);
+      if (outcome === "answered") {
+        if (row?.genuine_empty === true) tally.genuine_empty++;
+        continue;
+      }
+      addOnce(tally.query_ids, t.query_id);
+      addOnce(tally.labels, row?.label);
+      addOnce(tally.zero_reasons, row?.zero_reason);
+      addOnce(tally.notes, row?.note);
+    }
+    return tally;
+  });
+}
+
+/** Sources that did not answer every sweep they were asked in, by resmon's record. */
+export function atRisk(tallies: readonly SourceTally[]): SourceTally[] {
+  return tallies.filter((t) => t.sweeps > t.answered);
+}
+
+/** How one source's outcomes read: "unknown in 6 of 6 sweeps", "did not answer in 2 of 6 sweeps, not reported in 1". */
+export function outcomeWords(t: SourceTally): string {
+  const parts = [
+    t.non_answer && `did not answer in ${t.non_answer}`,
+    t.unknown && `unknown in ${t.unknown}`,
+    t.not_reported && `not reported in ${t.not_reported}`,
+  ].filter((p): p is string => Boolean(p));
+  return `${parts.join(", ")} of ${t.sweeps} sweeps (answered in ${t.answered})`;
+}
+
+/** For every envelope's progress: how many sources resmon did not record as answering every finished sweep. */
+export function coverageProgress(
+  tasks: readonly RetrievalTask[],
+  selected: readonly string[],
+): Record<string, unknown> {
+  if (finishedSweeps(tasks).length === 0) return {};
+  const risky = atRisk(tallySources(tasks, selected));
+  if (risky.length === 0) return { coverage_risk: 0 };
+  return {
+    coverage_risk: risky.length,
+    coverage_note: riskWords(risky),
+  };
+}
+
+/**
+ * Round 0 retrieved nothing and no source was recorded as answering any of its sweeps: not an empty
+ * result to rank, but a search that may not have happened (the scan says so and offers the way on).
+ */
+export function roundFoundNothing(tasks: readonly RetrievalTask[], selected: readonly string[]): boolean {
+  const round = tasks.filter((t) => t.round === 0);
+  if (!round.some((t) => t.via === "sweep" && t.status === "done")) return false;
+  if (!round.every((t) => t.status === "done" || t.status === "failed")) return false;
+  if (round.some((t) => (t.doc_ids?.length ?? 0) > 0)) return false;
+  return tallySources(round, selected).every((t) => t.answered === 0);
+}
+
+/** The sources that did not answer, in resmon's words: `arxiv: unknown in 6 of 6 sweeps (answered in 0) — "zero, reason not recorded"`. */
+export function riskWords(risky: readonly SourceTally[]): string {
+  return risky
+    .map((t) => `${t.source}: ${outcomeWords(t)}${t.labels.length ? ` — "${t.labels.join('", "')}"` : ""}`)
+    .join("; ");
+}
+
+/** What a person can do when a round found nothing because its sources did not answer. */
+export const NOTHING_FOUND_OPTIONS = [
+  "Later: send the same scan_start again; the round's sweeps are sent again (the sources may answer then).",
+  "Another source: start a new scan (a fresh scan_id) naming other sources from list_sources.",
+  'The corpus: start a new scan (a fresh scan_id) with retrieval: "corpus", which searches the papers resmon already holds.',
+  "Or close this scan: scan_verify writes evidence that records what was searched and which sources did not answer.",
+];
+
 export interface CoverageSummary {
   /** Screened papers (score ≥ 1) that the model said meet each criterion. */
   hits_per_criterion: Record<string, number>;
   thin_criteria: string[];
   /** Candidates each query contributed (a paper found by several queries counts for each). */
   pool_per_query: Record<string, number>;
-  /** Per sweep: resmon's own coverage account, verbatim. */
+  /** Per sweep: resmon's own coverage account, verbatim (reported: false where resmon gave none). */
   sweeps: {
     query_id: string;
     round: number;
     execution_id: number | null;
     status: RetrievalTask["status"];
     error?: string | null;
+    reported: boolean;
     summary: string | null;
-    sources: Record<string, unknown>[];
+    counts: Record<string, number> | null;
+    sources: Row[];
   }[];
-  /** Sources that did not answer some sweep: a coverage risk, never "no papers". */
-  silent_sources: { source: string; query_ids: string[] }[];
+  /** Per source over every sweep: answered only where resmon said so. */
+  sources: SourceTally[];
+  /** True only when resmon recorded every source as answering every sweep. */
+  every_source_answered: boolean;
+  /** Sources that did not answer some sweep, or whose outcome was unknown or not reported: a coverage risk, never "no papers". */
+  silent_sources: {
+    source: string;
+    query_ids: string[];
+    non_answer: number;
+    unknown: number;
+    not_reported: number;
+    labels: string[];
+  }[];
   corpus: {
     query_id: string;
     round: number;
@@ -28,16 +231,12 @@ export interface CoverageSummary {
   }[];
 }
 
-function answered(source: Record<string, unknown>): boolean {
-  const category = String(source.category ?? "");
-  return category === "answered" || category === "genuine_empty" || source.status === "ok";
-}
-
 export function coverageOf(
   criteria: readonly string[],
   candidates: readonly Candidate[],
   batches: readonly Batch[],
   tasks: readonly RetrievalTask[],
+  selected: readonly string[],
 ): CoverageSummary {
   const hits: Record<string, number> = Object.fromEntries(criteria.map((c) => [c, 0]));
   for (const b of batches) {
@@ -48,7 +247,6 @@ export function coverageOf(
   }
   const perQuery: Record<string, number> = {};
   for (const c of candidates) for (const q of c.query_ids) perQuery[q] = (perQuery[q] ?? 0) + 1;
-  const silent = new Map<string, Set<string>>();
   const sweeps: CoverageSummary["sweeps"] = [];
   const corpus: CoverageSummary["corpus"] = [];
   for (const t of tasks) {
@@ -61,26 +259,35 @@ export function coverageOf(
       });
       continue;
     }
-    const sources = t.coverage?.sources ?? [];
     sweeps.push({
       query_id: t.query_id,
       round: t.round,
       execution_id: t.execution_id,
       status: t.status,
       ...(t.error ? { error: t.error } : {}),
+      reported: Boolean(t.coverage) && t.coverage?.reported !== false,
       summary: t.coverage?.summary ?? null,
-      sources,
+      counts: t.coverage?.counts ?? null,
+      sources: t.coverage?.sources ?? [],
     });
-    const quiet = new Set(t.coverage?.sources_that_could_not_answer ?? []);
-    for (const s of sources) if (!answered(s)) quiet.add(String(s.source));
-    for (const source of quiet) silent.set(source, (silent.get(source) ?? new Set()).add(t.query_id));
   }
+  const tallies = tallySources(tasks, selected);
+  const risky = atRisk(tallies);
   return {
     hits_per_criterion: hits,
     thin_criteria: criteria.filter((c) => (hits[c] ?? 0) < THIN_BELOW),
     pool_per_query: perQuery,
     sweeps,
-    silent_sources: [...silent].map(([source, qs]) => ({ source, query_ids: [...qs] })),
+    sources: tallies,
+    every_source_answered: finishedSweeps(tasks).length > 0 && tallies.length > 0 && risky.length === 0,
+    silent_sources: risky.map((t) => ({
+      source: t.source,
+      query_ids: t.query_ids,
+      non_answer: t.non_answer,
+      unknown: t.unknown,
+      not_reported: t.not_reported,
+      labels: t.labels,
+    })),
     corpus,
   };
 }

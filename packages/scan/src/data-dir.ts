@@ -2,16 +2,15 @@ import { homedir } from "node:os";
 import { join, win32 } from "node:path";
 
 /**
- * Where scan state lives: RESMON_MCP_SCAN_DATA, else the platform's user data dir + resmon-mcp/scans
- * ($XDG_DATA_HOME or ~/.local/share on Linux, ~/Library/Application Support on macOS, %LOCALAPPDATA% on Windows).
+ * Where scan state lives when nothing names it: the platform's user data dir + resmon-mcp/scans
+ * ($XDG_DATA_HOME or ~/.local/share on Linux, ~/Library/Application Support on macOS, %LOCALAPPDATA% on
+ * Windows). RESMON_MCP_SCAN_DATA is the server's to parse (mcp-server's config.ts), not this library's.
  */
 export function defaultScanDataDir(
   env: Record<string, string | undefined>,
   platform: NodeJS.Platform = process.platform,
   home: string = homedir(),
 ): string {
-  const named = env.RESMON_MCP_SCAN_DATA?.trim();
-  if (named) return named;
   if (platform === "win32") {
     const base = env.LOCALAPPDATA?.trim() || win32.join(home, "AppData", "Local");
     return win32.join(base, "resmon-mcp", "scans");

@@ -1,4 +1,4 @@
-import type { CoverageSummary } from "./coverage.js";
+import { type CoverageSummary, outcomeWords } from "./coverage.js";
 import { ALTERNATES, MAX_PER_FIRST_AUTHOR } from "./profile.js";
 import { firstAuthor, type PaperRecord, yearOf } from "./records.js";
 import type { Candidate, Verdict } from "./state.js";
@@ -106,6 +106,8 @@ export interface EvidenceInputs {
   foundational: number;
   coverage: CoverageSummary;
   counts: Record<string, number>;
+  /** Set when the scan ends with no paper: the sentence that says so and why (the first line of evidence.md). */
+  found_nothing?: string | null;
 }
 
 export function buildEvidence(input: EvidenceInputs) {
@@ -133,6 +135,7 @@ export function buildEvidence(input: EvidenceInputs) {
     .map((r) => r.entry.doc_id);
   return {
     scan_id: input.scan_id,
+    ...(chosen.length === 0 ? { found_nothing: input.found_nothing ?? "This scan found nothing." } : {}),
     generated_at: input.generated_at,
     basis: "resmon_record" as const,
     basis_note:
@@ -161,18 +164,86 @@ function line(value: unknown): string {
   return String(value ?? "—").replace(/\s+/g, " ");
 }
 
-function lifecycleLine(status: string | null): string {
+/** Why a paper's lifecycle is unchecked, said once for every paper it applies to. */
+function lifecycleReason(status: string | null): string {
   if (status === null)
-    return "Lifecycle unchecked: resmon has not checked this paper for notices, so retraction status is unknown.";
+    return "resmon has not checked these papers for notices, so their retraction status is unknown.";
   if (status.startsWith("not finished"))
-    return `Lifecycle unchecked: the check did not finish (${status.slice(14)}), so retraction status is unknown.`;
-  return `Lifecycle unchecked: resmon's last check says "${status}", so retraction status is unknown.`;
+    return `the check did not finish (${status.slice(14)}), so their retraction status is unknown.`;
+  return `resmon's last check says "${status}", so their retraction status is unknown.`;
+}
+
+function quoted(values: readonly string[]): string {
+  return values.map((v) => `"${line(v)}"`).join(", ");
+}
+
+/** The coverage section: hits per criterion, then every source as resmon recorded it, then every sweep. */
+function coverageSection(e: Evidence): string[] {
+  const out: string[] = ["## Coverage", ""];
+  const cov = e.coverage;
+  for (const [c, n] of Object.entries(cov.hits_per_criterion)) {
+    const text = e.criteria.find((x) => x.id === c)?.text ?? "";
+    out.push(`- ${c} (${line(text)}): ${n} papers${cov.thin_criteria.includes(c) ? " — thin" : ""}`);
+  }
+  if (cov.thin_criteria.length)
+    out.push("", `Thin criteria (under 5 papers): ${cov.thin_criteria.join(", ")}.`);
+  if (cov.sweeps.length === 0) {
+    out.push(
+      "",
+      "No sweep ran: retrieval searched the papers resmon already holds, so no source was asked.",
+      "",
+    );
+    return out;
+  }
+  out.push(
+    "",
+    "### Sources, as resmon recorded them",
+    "",
+    "A source counts as answered only where resmon's coverage said `answered`; `not reported` is a sweep whose run carried no coverage for it.",
+    "",
+    "| source | sweeps | answered | of which empty | did not answer | unknown | not reported |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+  );
+  for (const t of cov.sources) {
+    out.push(
+      `| ${t.source} | ${t.sweeps} | ${t.answered} | ${t.genuine_empty} | ${t.non_answer} | ${t.unknown} | ${t.not_reported} |`,
+    );
+  }
+  const risky = cov.sources.filter((t) => t.sweeps > t.answered);
+  if (risky.length) {
+    out.push(
+      "",
+      "Sources that did not answer, or whose outcome resmon did not record (a coverage risk, not an absence of papers):",
+    );
+    for (const t of risky) {
+      out.push(`- ${t.source}: ${outcomeWords(t)}; queries ${t.query_ids.join(", ")}`);
+      if (t.labels.length) out.push(`  - resmon's label: ${quoted(t.labels)}`);
+      out.push(`  - zero_reason: ${t.zero_reasons.length ? quoted(t.zero_reasons) : "none recorded"}`);
+      if (t.notes.length) out.push(`  - resmon's note: ${quoted(t.notes)}`);
+    }
+  } else if (cov.every_source_answered)
+    out.push("", "Every source answered every sweep, by resmon's record.");
+  out.push("", "### Sweeps", "");
+  for (const s of cov.sweeps) {
+    const where = `${s.query_id} (round ${s.round}, execution ${line(s.execution_id)}, ${s.status})`;
+    const said = s.reported
+      ? s.summary === null
+        ? "no summary"
+        : `"${line(s.summary)}"`
+      : "coverage not_reported";
+    out.push(`- ${where}: ${said}${s.error ? `; ${line(s.error)}` : ""}`);
+  }
+  out.push("");
+  return out;
 }
 
 /** evidence.md: the basis, a block per paper with [UNVERIFIED — check manually] marks, coverage, retractions. */
 export function renderMarkdown(e: Evidence, brief: string): string {
   const out: string[] = [];
-  out.push(`# Evidence: scan ${e.scan_id}`, "");
+  const nothing = "found_nothing" in e ? e.found_nothing : null;
+  // A scan that found nothing says so in its first line, and why in the next.
+  out.push(`# Evidence: scan ${e.scan_id}${nothing ? " — found nothing" : ""}`, "");
+  if (nothing) out.push(nothing, "");
   out.push(
     `Generated ${e.generated_at} · profile ${e.profile} · window ${e.window.since ?? "any"} to ${e.window.until ?? "any"}`,
     "",
@@ -185,6 +256,8 @@ export function renderMarkdown(e: Evidence, brief: string): string {
     "",
   );
   out.push("## Papers", "");
+  if (e.packets.length === 0) out.push("None.", "");
+  const unchecked = new Map<string | null, number[]>();
   for (const p of e.packets) {
     const mark = p.verification.verified ? "" : " [UNVERIFIED — check manually]";
     out.push(`### ${p.rank}. ${line(p.title)}${mark}`, "");
@@ -203,30 +276,76 @@ export function renderMarkdown(e: Evidence, brief: string): string {
     if (p.verification.record_changed.length) {
       out.push(`- Record changed since retrieval: ${p.verification.record_changed.join(", ")}`);
     }
-    if (p.verification.lifecycle_unchecked)
-      out.push(`- ${lifecycleLine(p.verification.lifecycle_check_status)}`);
+    if (p.verification.lifecycle_unchecked) {
+      out.push("- Lifecycle unchecked (see Notes)");
+      const key = p.verification.lifecycle_check_status;
+      unchecked.set(key, [...(unchecked.get(key) ?? []), p.rank]);
+    }
     out.push("");
   }
-  out.push("## Coverage", "");
-  for (const [c, n] of Object.entries(e.coverage.hits_per_criterion)) {
-    const text = e.criteria.find((x) => x.id === c)?.text ?? "";
-    out.push(`- ${c} (${line(text)}): ${n} papers${e.coverage.thin_criteria.includes(c) ? " — thin" : ""}`);
+  if (unchecked.size) {
+    // Said once for all the papers it applies to, not once per paper.
+    out.push("## Notes", "");
+    for (const [status, ranks] of unchecked) {
+      out.push(`- Lifecycle unchecked for the papers ranked ${ranks.join(", ")}: ${lifecycleReason(status)}`);
+    }
+    out.push("");
   }
-  if (e.coverage.thin_criteria.length)
-    out.push("", `Thin criteria (under 5 papers): ${e.coverage.thin_criteria.join(", ")}.`);
-  if (e.coverage.silent_sources.length) {
-    out.push("", "Sources that did not answer (a coverage risk, not an absence of papers):");
-    for (const s of e.coverage.silent_sources) out.push(`- ${s.source} (queries ${s.query_ids.join(", ")})`);
-  } else out.push("", "Every source answered every sweep.");
-  const failed = e.coverage.sweeps.filter((s) => s.status === "failed");
-  if (failed.length) {
-    out.push("", "Sweeps that failed:");
-    for (const s of failed) out.push(`- query ${s.query_id} (round ${s.round}): ${line(s.error)}`);
-  }
-  out.push("", "## Removed retractions", "");
+  out.push(...coverageSection(e));
+  out.push("## Removed retractions", "");
   if (e.retracted.length === 0) out.push("None among the ranked papers.");
   for (const r of e.retracted)
     out.push(`- ${line(r.title)} (resmon id ${r.doc_id}): ${r.label}, ${line(r.notice_url ?? r.notice_doi)}`);
   out.push("");
   return out.join("\n");
+}
+
+function normDoi(doi: unknown): string | null {
+  return typeof doi === "string" && doi.trim()
+    ? doi
+        .trim()
+        .toLowerCase()
+        .replace(/^https?:\/\/(dx\.)?doi\.org\//, "")
+    : null;
+}
+
+function normTitle(title: unknown): string | null {
+  return typeof title === "string" && title.trim()
+    ? title
+        .normalize("NFKC")
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, " ")
+        .trim()
+    : null;
+}
+
+function bibField(entry: string, field: string): string | null {
+  const m = new RegExp(`^\\s*${field}\\s*=\\s*\\{(.*)\\},?\\s*$`, "im").exec(entry);
+  return m ? (m[1] ?? null) : null;
+}
+
+/**
+ * resmon's BibTeX of the chosen papers, in their rank order (resmon exports in its own order). An
+ * entry is matched to its paper by DOI, else by title; one that matches no paper is kept, at the end.
+ */
+export function bibInRankOrder(bib: string, packets: readonly { doi: unknown; title: unknown }[]): string {
+  const entries = bib
+    .split(/\n(?=@)/)
+    .map((x) => x.trim())
+    .filter((x) => x.startsWith("@"));
+  if (entries.length < 2) return bib;
+  const placed: (string | undefined)[] = packets.map(() => undefined);
+  const rest: string[] = [];
+  for (const entry of entries) {
+    const doi = normDoi(bibField(entry, "doi"));
+    const title = normTitle(bibField(entry, "title"));
+    let at = packets.findIndex((p, i) => placed[i] === undefined && doi !== null && normDoi(p.doi) === doi);
+    if (at < 0)
+      at = packets.findIndex(
+        (p, i) => placed[i] === undefined && title !== null && normTitle(p.title) === title,
+      );
+    if (at < 0) rest.push(entry);
+    else placed[at] = entry;
+  }
+  return `${[...placed.filter((x): x is string => x !== undefined), ...rest].join("\n\n")}\n`;
 }

@@ -17,7 +17,6 @@ import {
 import { badArtifact, wrongPhase } from "./artifacts.js";
 import { BudgetSpent, type ScanBackend } from "./backend.js";
 import { Call } from "./call.js";
-import { defaultScanDataDir } from "./data-dir.js";
 import { envelopeOf } from "./envelope.js";
 import { ScanError } from "./errors.js";
 import { acquireLock } from "./lock.js";
@@ -33,12 +32,12 @@ import type {
   ScanStartArgs,
   ScanVerifyArgs,
 } from "./types.js";
-import { runVerification } from "./verify-run.js";
+import { closeFoundNothing, runVerification } from "./verify-run.js";
 
 export interface ScanEngineOptions {
-  /** Scan state root, an absolute path; default defaultScanDataDir(process.env). Dirs 0700, files 0600. */
-  dataDir?: string;
-  /** How long one mutating call may work before answering await_retrieval (default RESMON_MCP_SCAN_WAIT_MS, else 20000). */
+  /** Scan state root, an absolute path (the server's RESMON_MCP_SCAN_DATA, else defaultScanDataDir). Dirs 0700, files 0600. */
+  dataDir: string;
+  /** How long one mutating call may work before answering await_retrieval (default DEFAULT_SCAN_WAIT_MS). */
   waitMs?: number;
   /** Poll interval while waiting on sweeps (default 500 ms). */
   pollMs?: number;
@@ -60,11 +59,8 @@ export interface ScanEngine {
   result(args: ScanResultArgs): Promise<ScanEnvelope>;
 }
 
-function waitFromEnv(): number | undefined {
-  const raw = process.env.RESMON_MCP_SCAN_WAIT_MS;
-  const n = raw === undefined ? Number.NaN : Number(raw);
-  return Number.isFinite(n) && n >= 0 ? n : undefined;
-}
+/** A mutating call's longest wait when the caller names none (the server's RESMON_MCP_SCAN_WAIT_MS default). */
+export const DEFAULT_SCAN_WAIT_MS = 20_000;
 
 /** A scan's state before its first step (exported for the budget test's fixtures). */
 export function newState(scanId: string, inputs: StartInputs, now: Date): ScanState {
@@ -101,8 +97,8 @@ function notFound(scanId: string): ScanError {
 }
 
 export function createScanEngine(options: ScanEngineOptions): ScanEngine {
-  const root = options.dataDir ?? defaultScanDataDir(process.env);
-  const waitMs = options.waitMs ?? waitFromEnv() ?? 20_000;
+  const root = options.dataDir;
+  const waitMs = options.waitMs ?? DEFAULT_SCAN_WAIT_MS;
   const pollMs = options.pollMs ?? 500;
   const now = options.now ?? (() => new Date());
   const scrub = options.scrub ?? ((text: string) => text);
@@ -183,7 +179,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
             );
           }
           const call = open(existing);
-          if (existing.round_failed) {
+          if (existing.round_failed || nextStepOf(existing).kind === "nothing_found") {
             resubmitUnfinished(call.state);
             call.save();
           }
@@ -239,7 +235,9 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
         }
         return envelopeOf(state, call.records);
       }
-      if (step.kind !== "rank" && step.kind !== "verify") {
+      // Nothing found and no source answered: the person may close the scan with evidence that says so.
+      if (step.kind === "nothing_found") closeFoundNothing(state);
+      else if (step.kind !== "rank" && step.kind !== "verify") {
         throw wrongPhase("Nothing is ranked yet: follow next_action.", nextActionOf(state));
       }
       if (entries.length) {

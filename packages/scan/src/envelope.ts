@@ -1,4 +1,11 @@
-import { coverageOf } from "./coverage.js";
+import {
+  atRisk,
+  coverageOf,
+  coverageProgress,
+  NOTHING_FOUND_OPTIONS,
+  riskWords,
+  tallySources,
+} from "./coverage.js";
 import { PAGE_SIZE } from "./profile.js";
 import { clip, type PaperRecord, shortAuthors, yearOf } from "./records.js";
 import { RETRY_AFTER_CAP_MS } from "./retrieval.js";
@@ -43,6 +50,8 @@ function progressOf(state: ScanState): Record<string, unknown> {
       retry_after_cap_s: RETRY_AFTER_CAP_MS / 1000,
     };
   }
+  // How many sources resmon did not record as answering every finished sweep (coverage_note names them).
+  Object.assign(progress, coverageProgress(state.tasks, state.inputs.sources));
   if (state.restarts.length) {
     progress.backend_restarted = true;
     progress.backend_restarts = state.restarts.length;
@@ -112,6 +121,35 @@ function payloadOf(
           note: "No retrieval of this round finished. Send the same scan_start again: only the unfinished ones are resubmitted.",
         },
       };
+    case "nothing_found": {
+      const risky = atRisk(tallySources(state.tasks, state.inputs.sources));
+      return {
+        next: "retry_start",
+        payload: {
+          round: step.round,
+          found_nothing: `This scan found nothing: every sweep returned 0 papers and resmon recorded no source as answering (${riskWords(risky)}). That is not evidence that there are no papers.`,
+          sources_not_answered: risky.map((t) => ({
+            source: t.source,
+            sweeps: t.sweeps,
+            non_answer: t.non_answer,
+            unknown: t.unknown,
+            not_reported: t.not_reported,
+            labels: t.labels,
+            zero_reasons: t.zero_reasons,
+            notes: t.notes,
+          })),
+          sweeps: state.tasks
+            .filter((t) => t.round === step.round && t.via === "sweep")
+            .map((t) => ({
+              query_id: t.query_id,
+              execution_id: t.execution_id,
+              coverage: t.coverage?.reported === false ? "not_reported" : (t.coverage?.summary ?? null),
+            })),
+          options: NOTHING_FOUND_OPTIONS,
+          note: "Nothing goes on to screening or ranking from this round. Choose one of options; scan_start again with the same arguments sends the sweeps again.",
+        },
+      };
+    }
     case "screen": {
       const total = state.batches.length;
       const items = step.batch.doc_ids.map((id) => item(records[id], id, SCREEN_ABSTRACT_CHARS));
@@ -130,6 +168,7 @@ function payloadOf(
         state.candidates,
         state.batches,
         state.tasks,
+        state.inputs.sources,
       );
       return {
         next: "write_gap_queries",
@@ -173,20 +212,44 @@ function payloadOf(
     case "verify": {
       const ranked = state.pages.reduce((n, p) => n + (p.entries?.length ?? 0), 0);
       const checked = state.checks ? Object.keys(state.checks.lifecycle).length : 0;
+      // A shortlist of none is said, never passed on as "every paper is ranked".
+      const none = state.pages.length === 0;
       return {
         next: "verify_ranked",
         payload: {
+          ...(none ? { found_nothing: nothingToRank(state) } : {}),
           ranked,
           ...(state.checks ? { checked } : {}),
-          note: state.checks
-            ? `Verification is under way (${checked} of ${ranked} papers checked). Call scan_verify again.`
-            : "Every shortlisted paper is ranked. Call scan_verify.",
+          note: none
+            ? "Nothing to rank. Call scan_verify to write evidence that says what was searched and what was not answered."
+            : state.checks
+              ? `Verification is under way (${checked} of ${ranked} papers checked). Call scan_verify again.`
+              : "Every shortlisted paper is ranked. Call scan_verify.",
         },
       };
     }
     case "complete":
       return { next: "complete", payload: { ...(state.summary ?? {}), files: state.files } };
   }
+}
+
+/** Why a scan has no paper to rank, in a sentence: no candidates (and which sources did not answer), or none scored 2+. */
+export function nothingToRank(state: ScanState): string {
+  const risky = atRisk(tallySources(state.tasks, state.inputs.sources));
+  const sources = risky.length
+    ? ` Sources resmon did not record as answering: ${riskWords(risky)}.`
+    : state.tasks.some((t) => t.via === "sweep")
+      ? " Every source answered every sweep, by resmon's record."
+      : "";
+  if (state.candidates.length === 0) {
+    const rows = state.tasks.reduce((n, t) => n + (t.doc_ids?.length ?? 0), 0);
+    const what =
+      rows === 0
+        ? `every one of its ${state.tasks.length} retrievals returned 0 papers`
+        : `its retrievals returned ${rows} rows, none within the window and must_not filters`;
+    return `This scan found nothing: ${what}.${sources}`;
+  }
+  return `This scan found nothing to rank: none of the ${state.candidates.length} screened candidates scored 2 or more.${sources}`;
 }
 
 export function envelopeOf(

@@ -1,5 +1,5 @@
 import type { Call } from "./call.js";
-import { coverageOf, gapDecision } from "./coverage.js";
+import { coverageOf, gapDecision, roundFoundNothing } from "./coverage.js";
 import { envelopeOf } from "./envelope.js";
 import { ScanError } from "./errors.js";
 import { chunk, outsideWindow, pool } from "./pool.js";
@@ -154,7 +154,7 @@ async function expand(call: Call): Promise<void> {
 function decideGap(call: Call): void {
   const state = call.state;
   const criteria = state.inputs.queries.criteria.map((c) => c.id);
-  const coverage = coverageOf(criteria, state.candidates, state.batches, state.tasks);
+  const coverage = coverageOf(criteria, state.candidates, state.batches, state.tasks, state.inputs.sources);
   const decision = gapDecision(
     PROFILES[state.inputs.profile].gap,
     state.inputs.force_gap_round,
@@ -194,6 +194,10 @@ export async function advance(call: Call): Promise<ScanEnvelope> {
             ? round.filter((t) => t.via === "sweep")
             : round;
           if (decisive.some((t) => t.status === "done")) {
+            // Nothing found and no source recorded as answering: not pooled; the next step says so.
+            if (step.round === 0 && roundFoundNothing(call.state.tasks, call.state.inputs.sources)) {
+              return envelopeOf(call.state, call.records);
+            }
             poolRound(call, step.round);
             continue;
           }

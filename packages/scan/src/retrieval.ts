@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { windowDates } from "./args.js";
 import { BudgetSpent } from "./backend.js";
 import type { Call } from "./call.js";
+import { roundFoundNothing, sweepCoverageOf } from "./coverage.js";
 import { ScanError } from "./errors.js";
 import {
   corpusSearch,
@@ -11,7 +12,7 @@ import {
   runtimeIdOf,
   submitSweep,
 } from "./resmon.js";
-import type { RetrievalTask, ScanState, SweepCoverage } from "./state.js";
+import type { RetrievalTask, ScanState } from "./state.js";
 
 type Row = Record<string, unknown>;
 
@@ -68,32 +69,6 @@ function resetTask(t: RetrievalTask): void {
   t.submitted_at = null;
   t.error = null;
   t.landing_until = null;
-}
-
-function coverageFrom(row: Row): SweepCoverage {
-  const cov = (row.coverage ?? {}) as Row;
-  const outcomes = (row.source_outcomes ?? {}) as Row;
-  const keep = [
-    "source",
-    "category",
-    "label",
-    "status",
-    "result_count",
-    "zero_reason",
-    "zero_detail",
-    "in_part",
-    "note",
-  ];
-  const sources = Array.isArray(cov.sources)
-    ? (cov.sources as Row[]).map((s) => Object.fromEntries(keep.filter((k) => k in s).map((k) => [k, s[k]])))
-    : [];
-  return {
-    summary: typeof cov.summary === "string" ? cov.summary : null,
-    sources,
-    sources_that_could_not_answer: Array.isArray(outcomes.sources_that_could_not_answer)
-      ? (outcomes.sources_that_could_not_answer as unknown[]).map(String)
-      : [],
-  };
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -262,7 +237,7 @@ async function poll(call: Call, task: RetrievalTask): Promise<void> {
     const records = await executionRecords(call, task.execution_id);
     call.remember(records);
     task.doc_ids = records.map((r) => r.id);
-    task.coverage = coverageFrom(row);
+    task.coverage = sweepCoverageOf(row);
     task.status = "done";
     task.error = null;
   } else if (status === "interrupted" && row.interrupted_reason === "daemon_restart") {
@@ -271,7 +246,7 @@ async function poll(call: Call, task: RetrievalTask): Promise<void> {
     if (task.status === "running") resetTask(task);
   } else {
     task.status = "failed";
-    task.coverage = coverageFrom(row);
+    task.coverage = sweepCoverageOf(row);
     const why = row.error_message ?? row.interrupted_reason ?? row.cancel_reason ?? status;
     task.error = `execution ${task.execution_id} ended ${status}: ${String(why)}`;
   }
@@ -328,8 +303,15 @@ export async function retrievalPass(call: Call, round: number): Promise<boolean>
   return tasks.every(isFinal);
 }
 
-/** After a round in which nothing finished: send again only what did not finish. */
+/**
+ * After a round in which nothing finished: send again only what did not finish. After a first round
+ * that found nothing with no source recorded as answering, its sweeps are sent again too.
+ */
 export function resubmitUnfinished(state: ScanState): void {
-  for (const t of state.tasks) if (t.round === state.retrieving && t.status === "failed") resetTask(t);
+  const again = state.retrieving === 0 && roundFoundNothing(state.tasks, state.inputs.sources);
+  for (const t of state.tasks) {
+    if (t.round !== state.retrieving) continue;
+    if (t.status === "failed" || (again && t.via === "sweep")) resetTask(t);
+  }
   state.round_failed = false;
 }

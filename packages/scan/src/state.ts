@@ -1,4 +1,5 @@
 import type { StartInputs } from "./args.js";
+import type { SweepCoverage } from "./coverage.js";
 import type { PaperRecord } from "./records.js";
 import type { GapQuery, RankedEntry, ScreenScore } from "./types.js";
 
@@ -6,6 +7,8 @@ import type { GapQuery, RankedEntry, ScreenScore } from "./types.js";
 export type LifecycleOutcome =
   | { finished: true; check_status: string | null; events: Record<string, unknown>[] }
   | { finished: false; error: string };
+
+export type { SweepCoverage };
 
 /** One planned retrieval: a sweep (POST /api/search/sweep) or a corpus search, for one query of one round. */
 export interface RetrievalTask {
@@ -40,12 +43,6 @@ export interface RetrievalTask {
   similarity_unavailable?: string | null;
   /** sweep: resmon's coverage of this run, verbatim. */
   coverage?: SweepCoverage | null;
-}
-
-export interface SweepCoverage {
-  summary: string | null;
-  sources: Record<string, unknown>[];
-  sources_that_could_not_answer: string[];
 }
 
 export interface Candidate {

@@ -1,3 +1,4 @@
+import { roundFoundNothing } from "./coverage.js";
 import type { Batch, Page, ScanState } from "./state.js";
 import type { ScanPhase } from "./types.js";
 
@@ -5,6 +6,8 @@ import type { ScanPhase } from "./types.js";
 export type Step =
   | { kind: "retrieve"; round: number }
   | { kind: "round_failed"; round: number }
+  /** The first round found nothing and resmon recorded no source as answering: said, with the way on. */
+  | { kind: "nothing_found"; round: number }
   | { kind: "screen"; batch: Batch }
   | { kind: "expand" }
   | { kind: "decide_gap" }
@@ -18,9 +21,11 @@ export function nextStep(state: ScanState): Step {
   // Complete once the evidence files are written (verification's last step): nothing else says so.
   if (state.files !== null) return { kind: "complete" };
   if (state.retrieving !== null) {
-    return state.round_failed
-      ? { kind: "round_failed", round: state.retrieving }
-      : { kind: "retrieve", round: state.retrieving };
+    if (state.round_failed) return { kind: "round_failed", round: state.retrieving };
+    if (state.retrieving === 0 && roundFoundNothing(state.tasks, state.inputs.sources)) {
+      return { kind: "nothing_found", round: 0 };
+    }
+    return { kind: "retrieve", round: state.retrieving };
   }
   const open = state.batches.find((b) => b.accepted_hash === null);
   if (open) return { kind: "screen", batch: open };
@@ -42,6 +47,7 @@ export function phaseOf(state: ScanState, step: Step = nextStep(state)): ScanPha
   switch (step.kind) {
     case "retrieve":
     case "round_failed":
+    case "nothing_found":
       return step.round === 0 ? "retrieve" : "gap";
     case "screen":
       return step.batch.round > 0 || state.gap !== null ? "gap" : "screen";

@@ -1,10 +1,11 @@
 import type { Call } from "./call.js";
 import { coverageOf } from "./coverage.js";
-import { buildEvidence, type Ranked, renderMarkdown } from "./emit.js";
+import { bibInRankOrder, buildEvidence, type Ranked, renderMarkdown } from "./emit.js";
+import { nothingToRank } from "./envelope.js";
 import { clip } from "./records.js";
 import { exportBibtex, exportJson, lifecycleOf } from "./resmon.js";
 import { scoresById } from "./shortlist.js";
-import type { Candidate, Verdict } from "./state.js";
+import type { Candidate, ScanState, Verdict } from "./state.js";
 import type { RankedEntry } from "./types.js";
 import { matchExportRows, verdictFor } from "./verify.js";
 
@@ -45,6 +46,23 @@ async function check(call: Call, entries: readonly RankedEntry[]): Promise<boole
   return true;
 }
 
+/**
+ * Close a scan whose first round found nothing and whose sources resmon did not record as answering:
+ * nothing to screen, expand or rank, so verification writes evidence that says what was not answered.
+ */
+export function closeFoundNothing(state: ScanState): void {
+  state.retrieving = null;
+  state.expansion = { seeds: [], added: [], empty: [], failed: [] };
+  state.gap = {
+    needed: false,
+    reasons: ["The first round found nothing."],
+    queries: null,
+    accepted_hash: null,
+  };
+  state.shortlist = { in_window: [], outside: [] };
+  state.pages = [];
+}
+
 /** Verify, then emit evidence.json/md/bib and mark the scan complete. Nothing is repaired. */
 export async function runVerification(call: Call): Promise<void> {
   const state = call.state;
@@ -76,6 +94,7 @@ export async function runVerification(call: Call): Promise<void> {
     state.candidates,
     state.batches,
     state.tasks,
+    state.inputs.sources,
   );
   const counts = {
     retrievals: state.tasks.length,
@@ -98,11 +117,18 @@ export async function runVerification(call: Call): Promise<void> {
     foundational: state.inputs.foundational,
     coverage,
     counts,
+    found_nothing:
+      ranked.length === 0
+        ? nothingToRank(state)
+        : "This scan found nothing it could keep: every ranked paper was retracted.",
   });
   // resmon's own BibTeX of the chosen papers; if it fails nothing is written and verify can be sent again.
-  const bib = await exportBibtex(
-    call,
-    evidence.packets.map((p) => p.doc_id),
+  const bib = bibInRankOrder(
+    await exportBibtex(
+      call,
+      evidence.packets.map((p) => p.doc_id),
+    ),
+    evidence.packets,
   );
   const files = {
     json: call.dir.writeText("evidence.json", `${JSON.stringify(evidence, null, 1)}\n`),
@@ -112,6 +138,8 @@ export async function runVerification(call: Call): Promise<void> {
   state.verdicts = verdicts;
   state.files = files;
   state.summary = {
+    // First, so a scan that kept no paper says so before anything else.
+    ...("found_nothing" in evidence ? { found_nothing: evidence.found_nothing } : {}),
     basis: "resmon_record",
     rows: evidence.packets.map((p) => ({
       doc_id: p.doc_id,
@@ -143,7 +171,18 @@ export async function runVerification(call: Call): Promise<void> {
     coverage: {
       hits_per_criterion: coverage.hits_per_criterion,
       thin_criteria: coverage.thin_criteria,
+      every_source_answered: coverage.every_source_answered,
+      coverage_risk: coverage.silent_sources.length,
       silent_sources: coverage.silent_sources,
+      sources: coverage.sources.map((t) => ({
+        source: t.source,
+        sweeps: t.sweeps,
+        answered: t.answered,
+        genuine_empty: t.genuine_empty,
+        non_answer: t.non_answer,
+        unknown: t.unknown,
+        not_reported: t.not_reported,
+      })),
       failed_retrievals: coverage.sweeps.filter((s) => s.status === "failed").map((s) => s.query_id),
     },
   };

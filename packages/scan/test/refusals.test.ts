@@ -45,6 +45,9 @@ describe("refusals", () => {
       const e = await refusal(engine.start(startArgs({ scan_id: bad })));
       expect(e.code).toBe("invalid_argument");
       expect(e.detail.field).toBe("scan_id");
+      // Capitals are the one fix a caller can make at once: said in words, not as a pattern.
+      if (bad === bad.toUpperCase()) expect(e.message).toContain("use lowercase");
+      else expect(e.message).not.toContain("use lowercase");
     }
     expect(existsSync(r.dataDir)).toBe(false);
     expect(r.kit.requests.length).toBe(0);
@@ -173,7 +176,7 @@ describe("refusals", () => {
     // The page sent with verify was merged: it is not asked for again.
     const poll = await engine.continue({ scan_id: args.scan_id });
     expect((poll.payload.page as { index: number }).index).toBe(1);
-    const seen = await driveToEnd(engine, poll);
+    const seen = await driveToEnd(engine, poll, 200, page.length + 1);
     const done = seen.at(-1);
     expect(done?.next_action).toBe("complete");
     const again = await engine.verify({ scan_id: args.scan_id });
@@ -184,6 +187,51 @@ describe("refusals", () => {
     expect(changed.code).toBe("conflict");
     const late = await refusal(engine.continue({ scan_id: args.scan_id, screen_scores: [] }));
     expect(late.detail).toMatchObject({ reason: "wrong_phase", next_action: "complete" });
+  });
+
+  it("a rank orders the whole shortlist: a rank given twice, on a page or across pages, is bad_artifact naming it", async () => {
+    const engine = r.engine();
+    const args = startArgs();
+    let env = await engine.start(args);
+    while (env.next_action !== "rank_shortlist") {
+      env =
+        env.next_action === "screen_candidates"
+          ? await engine.continue({
+              scan_id: args.scan_id,
+              screen_scores: scoreBatch((env.payload.batch as Items).items),
+            })
+          : await engine.continue({ scan_id: args.scan_id });
+    }
+    const page = (env.payload.page as Items).items;
+    const twiceOnPage = rankPage(page, 1).map((e, i) => (i === 1 ? { ...e, rank: 1 } : e));
+    const onPage = await refusal(engine.continue({ scan_id: args.scan_id, ranked_entries: twiceOnPage }));
+    expect(onPage.code).toBe("invalid_argument");
+    expect(onPage.detail).toMatchObject({
+      reason: "bad_artifact",
+      field: "ranked_entries.rank",
+      duplicate_ranks: [{ rank: 1, doc_ids: [page[0]?.doc_id, page[1]?.doc_id] }],
+    });
+    expect(onPage.message).toContain("rank 1 is given to");
+    const first = await engine.continue({ scan_id: args.scan_id, ranked_entries: rankPage(page, 1) });
+    const next = (first.payload.page as Items).items;
+    expect(next.length).toBeGreaterThan(0);
+    // Page 2 starting again at 1 reuses ranks page 1 holds.
+    const across = await refusal(
+      engine.continue({ scan_id: args.scan_id, ranked_entries: rankPage(next, 1) }),
+    );
+    expect(across.detail.duplicate_ranks).toEqual(
+      next.map((it, i) => ({ rank: i + 1, doc_ids: [page[i]?.doc_id, it.doc_id] })),
+    );
+    // The same through scan_verify; and ranks that go on from page 1 are accepted.
+    const viaVerify = await refusal(
+      engine.verify({ scan_id: args.scan_id, ranked_entries: rankPage(next, 1) }),
+    );
+    expect(viaVerify.detail.reason).toBe("bad_artifact");
+    const ok = await engine.continue({
+      scan_id: args.scan_id,
+      ranked_entries: rankPage(next, page.length + 1),
+    });
+    expect(ok.progress.ranked).toBe(page.length + next.length);
   });
 
   it("a call during another call on that scan: scan_in_progress, while scan_result answers and another scan proceeds", async () => {

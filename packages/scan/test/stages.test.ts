@@ -129,11 +129,15 @@ describe("coverage and the gap round", () => {
       [cand(1), cand(2), cand(3, { query_ids: ["Q1", "Q2"] })],
       batches,
       tasks,
+      ["arxiv", "pubmed"],
     );
     expect(cov.hits_per_criterion).toEqual({ C1: 2, C2: 1, C3: 0 });
     expect(cov.thin_criteria).toEqual(["C1", "C2", "C3"]);
     expect(cov.pool_per_query).toEqual({ Q1: 3, Q2: 1 });
-    expect(cov.silent_sources).toEqual([{ source: "pubmed", query_ids: ["Q1"] }]);
+    expect(cov.silent_sources).toEqual([
+      { source: "pubmed", query_ids: ["Q1"], non_answer: 1, unknown: 0, not_reported: 0, labels: [] },
+    ]);
+    expect(cov.every_source_answered).toBe(false);
     expect(cov.sweeps[0]?.sources[1]).toMatchObject({ zero_reason: "http_error" });
     expect(cov.corpus).toEqual([
       { query_id: "Q2", round: 0, sort_served: "newest", similarity_unavailable: "no model" },

@@ -27,8 +27,10 @@ afterEach(() => {
 });
 
 describe("scan data dir", () => {
-  it("RESMON_MCP_SCAN_DATA, else the platform's user data dir + resmon-mcp/scans", () => {
-    expect(defaultScanDataDir({ RESMON_MCP_SCAN_DATA: "/x/y" }, "linux", "/home/u")).toBe("/x/y");
+  it("the platform's user data dir + resmon-mcp/scans (RESMON_MCP_SCAN_DATA is the server's to read)", () => {
+    expect(defaultScanDataDir({ RESMON_MCP_SCAN_DATA: "/x/y" }, "linux", "/home/u")).toBe(
+      "/home/u/.local/share/resmon-mcp/scans",
+    );
     expect(defaultScanDataDir({}, "linux", "/home/u")).toBe("/home/u/.local/share/resmon-mcp/scans");
     expect(defaultScanDataDir({ XDG_DATA_HOME: "/data" }, "linux", "/home/u")).toBe("/data/resmon-mcp/scans");
     expect(defaultScanDataDir({ XDG_DATA_HOME: "rel" }, "linux", "/home/u")).toBe(

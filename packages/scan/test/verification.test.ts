@@ -136,7 +136,11 @@ describe("verification against resmon's record", () => {
     expect(md).toContain("Mismatch doi: cited https://doi.org/10.9999/not-this-one; resmon has");
     expect(md).toContain("## Removed retractions");
     // Papers resmon never checked for notices say so; none is presented as "not retracted".
-    expect(md).toContain("resmon has not checked this paper for notices, so retraction status is unknown");
+    // Said once for all of them, not repeated per paper.
+    expect(md.match(/resmon has not checked these papers for notices/g)).toHaveLength(1);
+    expect(md).toMatch(
+      /Lifecycle unchecked for the papers ranked \d+(, \d+)*: resmon has not checked these papers/,
+    );
     expect(md.toLowerCase()).not.toContain("not retracted");
     expect(md).toContain("https://example.org/notice/retraction-1");
 
@@ -149,6 +153,14 @@ describe("verification against resmon's record", () => {
       [...((bibCall?.body as { document_ids?: number[] } | undefined)?.document_ids ?? [])].sort(),
     ).toEqual([...packetIds].sort());
     expect(r.kit.strictnessRefusals()).toBe(0);
+    // In rank order (resmon exports in its own order): each entry's DOI or title is the packet's at that rank.
+    const entries = bib.split(/\n(?=@)/).filter((x) => x.trim().startsWith("@"));
+    entries.forEach((entry, i) => {
+      const p = evidence.packets[i] as { doi: string | null; title: string | null };
+      const doi = /doi = \{(.*)\}/.exec(entry)?.[1] ?? null;
+      if (p.doi && doi) expect(doi.toLowerCase()).toBe(p.doi.toLowerCase());
+      else expect(entry).toContain(String(p.title));
+    });
 
     // The result row says the same.
     expect(done.payload.retracted).toEqual([expect.objectContaining({ doc_id: 7 })]);

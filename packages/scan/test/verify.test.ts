@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { coverageOf } from "../src/coverage.js";
 import { buildEvidence, type Ranked, renderMarkdown, selectPackets } from "../src/emit.js";
 import { changedFields, fillAbsent, type PaperRecord, recordFrom } from "../src/records.js";
 import { citeMismatches, matchExportRows, verdictFor } from "../src/verify.js";
@@ -200,13 +201,35 @@ describe("emit", () => {
         mismatches: [{ field: "doi", cited: "10.1/x", resmon: "10.1/y" }],
       },
     } as Ranked;
+    const sweep = (query_id: string, category: string, label: string) => ({
+      key: `0:${query_id}:sweep`,
+      round: 0,
+      query_id,
+      text: query_id,
+      via: "sweep" as const,
+      status: "done" as const,
+      attempts: 1,
+      request_id: null,
+      submitted_at: null,
+      execution_id: 1,
+      runtime_id: null,
+      coverage: {
+        reported: true,
+        summary: `resmon's summary for ${query_id}`,
+        sources: [{ source: "pubmed", category, label, zero_reason: null, note: "resmon's note." }],
+        sources_that_could_not_answer: [],
+      },
+    });
     const coverage = {
+      ...coverageOf(
+        ["C1", "C2"],
+        [],
+        [],
+        [sweep("Q1", "answered", "answered"), sweep("Q3", "unknown", "zero, reason not recorded")],
+        ["pubmed"],
+      ),
       hits_per_criterion: { C1: 2, C2: 9 },
       thin_criteria: ["C1"],
-      pool_per_query: {},
-      sweeps: [],
-      silent_sources: [{ source: "pubmed", query_ids: ["Q3"] }],
-      corpus: [],
     };
     const e = buildEvidence({
       scan_id: "s",
@@ -233,7 +256,10 @@ describe("emit", () => {
     expect(md).toContain("### 1. Paper 1 [UNVERIFIED — check manually]");
     expect(md).toContain("Mismatch doi: cited 10.1/x; resmon has 10.1/y");
     expect(md).toContain("C1 (one): 2 papers — thin");
-    expect(md).toContain("- pubmed (queries Q3)");
+    expect(md).toContain("- pubmed: unknown in 1 of 2 sweeps (answered in 1); queries Q3");
+    expect(md).toContain(`  - resmon's label: "zero, reason not recorded"`);
+    expect(md).toContain(`- Q3 (round 0, execution 1, done): "resmon's summary for Q3"`);
+    expect(md).not.toContain("Every source answered every sweep");
     expect(md).toContain("Paper 2 (resmon id 2): Retracted, https://n/2");
   });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { SourceModes } from "./coverage.js";
 import type { Json, Paper, Store } from "./model.js";
 import { buildStore, type SeedName } from "./seed/index.js";
 import { embed } from "./vectors.js";
@@ -52,6 +53,8 @@ export class Backend {
   timers = new Set<NodeJS.Timeout>();
   /** Scan-test controls (runner.ts): runs are held, slots pinned, runs made to fail. */
   runControls: RunControls = newRunControls();
+  /** How each source answers the runs that ask it (Testkit.setSourceOutcome); kept across a restart. */
+  readonly sourceModes = new SourceModes();
   private readonly vectors = new Map<number, Float64Array>();
 
   constructor(readonly seed: SeedName) {

@@ -1,3 +1,4 @@
+import { SOURCE_MODES, type SourceMode } from "./coverage.js";
 import type { Testkit } from "./testkit.js";
 
 /**
@@ -10,6 +11,7 @@ export const CONTROL_USAGE = [
   "fill-slots [N]",
   "free-slots",
   "fail-sweeps unavailable|run_failed|off [TIMES]",
+  `source-outcome SOURCE|* ${SOURCE_MODES.join("|")}|off [TIMES]`,
   "admission [max_concurrent=N] [queue_limit=N] [run_duration_ms=N]",
   "restart",
   "status",
@@ -62,6 +64,20 @@ export async function applyControl(kit: Testkit, line: string): Promise<ControlA
       if (times === null) return refuse(control, `not a count: ${timesText}`);
       kit.failSweeps(mode === "off" ? null : mode, times === undefined ? {} : { times });
       return { control, ok: true, mode, ...(times === undefined ? {} : { times }) };
+    }
+    case "source-outcome": {
+      const [source, mode, timesText] = args;
+      if (!source) return refuse(control, "name a source slug, or * for every source");
+      if (mode !== "off" && !SOURCE_MODES.includes(mode as SourceMode))
+        return refuse(control, `unknown mode: ${mode ?? "(none)"}`);
+      const times = count(timesText, 1);
+      if (times === null) return refuse(control, `not a count: ${timesText}`);
+      kit.setSourceOutcome(
+        source,
+        mode === "off" ? null : (mode as SourceMode),
+        times === undefined ? {} : { times },
+      );
+      return { control, ok: true, source, mode, ...(times === undefined ? {} : { times }) };
     }
     case "admission": {
       const opts: { maxConcurrent?: number; queueLimit?: number; runDurationMs?: number } = {};

@@ -1,5 +1,6 @@
 export type { EmbeddingState, IdentityMode } from "./backend.js";
 export { applyControl, CONTROL_USAGE, type ControlAnswer } from "./control.js";
+export { SOURCE_MODES, type SourceMode } from "./coverage.js";
 export { DECLARED_ROUTES, type DeclaredRoute } from "./declared.js";
 export { cleanEnv, serverEnv } from "./env.js";
 export type { Fault } from "./faults.js";

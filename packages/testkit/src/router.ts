@@ -1,6 +1,7 @@
 import { DECLARED_ROUTES, type DeclaredRoute } from "./declared.js";
 import type { Handler } from "./reply.js";
 import * as analytics from "./routes/analytics.js";
+import { BEYOND_TOOLS } from "./routes/beyond-tools.js";
 import { credentials, repositoriesCatalog } from "./routes/catalog.js";
 import { getExecution, listExecutions, searchRecord } from "./routes/executions.js";
 import { executionReferences, exportReferences } from "./routes/exports.js";
@@ -64,9 +65,9 @@ export interface Route {
   names: string[];
 }
 
-function compile(declared: DeclaredRoute): Route {
+function compile(declared: DeclaredRoute, own?: Handler): Route {
   const key = `${declared.method} ${declared.path}`;
-  const handler = HANDLERS[key];
+  const handler = own ?? HANDLERS[key];
   if (!handler) throw new Error(`no handler for ${key}`);
   const names: string[] = [];
   const source = declared.path
@@ -78,7 +79,11 @@ function compile(declared: DeclaredRoute): Route {
   return { declared, handler, pattern: new RegExp(`^${source}$`), names };
 }
 
-export const ROUTES: readonly Route[] = DECLARED_ROUTES.map(compile);
+// The tools' 44 pairs, then the routes served for the api-client's examples.
+export const ROUTES: readonly Route[] = [
+  ...DECLARED_ROUTES.map((declared) => compile(declared)),
+  ...BEYOND_TOOLS.map(({ declared, handler }) => compile(declared, handler)),
+];
 
 export type Match = { route: Route; params: Record<string, string> } | { route: null; pathKnown: boolean };
 

@@ -1,4 +1,5 @@
 import { type Backend, nowUtc } from "./backend.js";
+import { steeredOutcome } from "./coverage.js";
 import type { Execution, JsonObject, SourceOutcome } from "./model.js";
 import { catalog } from "./routes/catalog.js";
 import { byNewest } from "./views.js";
@@ -163,7 +164,13 @@ function finishExecution(backend: Backend, e: Execution): void {
   const words = (e.query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const recorded = nowUtc().slice(0, 19).replace("T", " ");
   const found: number[] = [];
-  const outcomes: SourceOutcome[] = (e.selection ?? []).map((source) => {
+  const modes = doomed ? new Map() : backend.sourceModes.take(e.selection ?? []);
+  const outcomes: SourceOutcome[] = (e.selection ?? []).flatMap((source): SourceOutcome[] => {
+    const mode = modes.get(source);
+    if (mode !== undefined && mode !== "answer") {
+      const steered = steeredOutcome(source, mode, recorded, [e.query ?? ""]);
+      return steered ? [steered] : [];
+    }
     /** A source that did not answer: no count, no zero-reason, resmon's error text. */
     const failed = (error_message: string, sent: string[]): SourceOutcome => ({
       source,
@@ -176,8 +183,8 @@ function finishExecution(backend: Backend, e: Execution): void {
       recorded_at: recorded,
       sent,
     });
-    if (doomed) return failed(FAILED_SOURCE_MESSAGE, [e.query ?? ""]);
-    if (!KNOWN_SOURCES.has(source)) return failed(`Unknown repository: ${source}`, []);
+    if (doomed) return [failed(FAILED_SOURCE_MESSAGE, [e.query ?? ""])];
+    if (!KNOWN_SOURCES.has(source)) return [failed(`Unknown repository: ${source}`, [])];
     const hits = backend.store.papers
       .filter((p) => p.source_repository === source && words.every((w) => p.title.toLowerCase().includes(w)))
       .filter(
@@ -189,21 +196,24 @@ function finishExecution(backend: Backend, e: Execution): void {
       .slice(0, e.max_results ?? 100);
     found.push(...hits.map((p) => p.id));
     const ranged = DATE_RANGE_SOURCES.has(source);
-    return {
-      source,
-      status: "ok",
-      result_count: hits.length,
-      zero_reason: hits.length ? null : "genuine_empty",
-      zero_detail: null,
-      in_part: false,
-      error_message: null,
-      recorded_at: recorded,
-      sent: [
-        ranged
-          ? `details/${source}/${e.date_from ?? "default-start"}/${e.date_to ?? "run"}`
-          : (e.query ?? ""),
-      ],
-    };
+    return [
+      {
+        source,
+        status: "ok",
+        result_count: hits.length,
+        // The source answered; a query that matched nothing is resmon's answered zero.
+        zero_reason: hits.length ? null : "answered_empty",
+        zero_detail: null,
+        in_part: false,
+        error_message: null,
+        recorded_at: recorded,
+        sent: [
+          ranged
+            ? `details/${source}/${e.date_from ?? "default-start"}/${e.date_to ?? "run"}`
+            : (e.query ?? ""),
+        ],
+      },
+    ];
   });
   e.sources = outcomes;
   e.document_ids = [...new Set(found)];
@@ -217,7 +227,8 @@ function finishExecution(backend: Backend, e: Execution): void {
     invalid: 0,
     cross_source: found.length - e.document_ids.length,
   };
-  e.status = outcomes.some((o) => o.status === "ok") ? "completed" : "failed";
+  // A run fails only when every source it recorded failed; sources with no recorded outcome do not fail it.
+  e.status = outcomes.length === 0 || outcomes.some((o) => o.status === "ok") ? "completed" : "failed";
   if (e.status === "failed")
     e.error_message = doomed ? FAILED_SOURCE_MESSAGE : "No selected source answered.";
   e.end_time = nowUtc();

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { Backend, type EmbeddingState, type IdentityMode } from "./backend.js";
+import type { SourceMode } from "./coverage.js";
 import type { Fault } from "./faults.js";
 import { FaultTable } from "./faults.js";
 import { mintToken, removeQuietly, tokenFilePath, writeAtomic } from "./files.js";
@@ -76,6 +77,15 @@ export interface Testkit {
    * the sweep and ends its run `failed`, every source recording resmon's "Upstream returned HTTP 503".
    */
   failSweeps(mode: "unavailable" | "run_failed" | null, opts?: { times?: number }): void;
+  /**
+   * How `source` ("*": every source) answers the next `times` runs that ask it (default: until
+   * switched off with null), recorded as resmon records it: "answer" (the default: it searches the
+   * seed; nothing matching is an answered zero), "empty" (answered, zero: genuine empty),
+   * "no_answer" (a recorded non-answer: upstream_failure, HTTP 503), "unrecorded" (zero, reason not
+   * recorded: unknown), "missing" (no outcome recorded at all: unknown). A rule for one source wins
+   * over "*"; a run that sees a rule spends one of its times.
+   */
+  setSourceOutcome(source: string, mode: SourceMode | null, opts?: { times?: number }): void;
   /** A new runtime_id and token, on the same port; running work ends interrupted (daemon_restart). */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -388,6 +398,10 @@ class TestkitServer implements Testkit {
       times === undefined ? { method: "POST" } : { method: "POST", times },
     );
     this.backend.runControls.failNext = mode === "run_failed" ? (times ?? Number.POSITIVE_INFINITY) : 0;
+  }
+
+  setSourceOutcome(source: string, mode: SourceMode | null, opts: { times?: number } = {}): void {
+    this.backend.sourceModes.set(source, mode, opts);
   }
 
   async restart(): Promise<void> {

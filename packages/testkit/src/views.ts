@@ -33,7 +33,49 @@ const COVERAGE_NOTES = [
   "This account is generated from saved facts at read time. It does not rewrite an older report or PDF.",
 ];
 
-const NON_ANSWER_REASONS = new Set(["upstream_failure", "parse_failure"]);
+/** resmon's zero_reason.py: the reasons that mean the source did not answer, and the label each shows. */
+const DID_NOT_ANSWER: Record<string, string> = {
+  missing_key: "no API key configured",
+  retired: "withdrawn",
+  window_unanswerable: "could not answer this window",
+  upstream_failure: "did not answer",
+  parse_failure: "reply unreadable",
+};
+
+function attempts(detail: JsonObject | null): string {
+  const n = Number(detail?.attempts ?? 0);
+  return `${n} attempt${n === 1 ? "" : "s"}`;
+}
+
+/** The sentence resmon renders for a zero (zero_reason.sentence), for the reasons the stand-in records. */
+function zeroSentence(o: SourceOutcome): string {
+  const d = o.zero_detail;
+  switch (o.zero_reason) {
+    case null:
+    case "not_recorded":
+      return `resmon did not record whether ${o.source} answered on this run.`;
+    case "answered_empty":
+      return `${o.source} answered (HTTP 200) and resmon found no records in the reply.`;
+    case "upstream_failure": {
+      const kind = String(d?.detail ?? "");
+      const what =
+        kind === "timeout"
+          ? `the request timed out after ${attempts(d)}`
+          : kind === "connect"
+            ? `resmon could not open a connection after ${attempts(d)}`
+            : d?.status
+              ? `HTTP ${String(d.status)} after ${attempts(d)}`
+              : `the request failed after ${attempts(d)}`;
+      return `${o.source} could not be queried: ${what}. This is not a zero — the source did not answer.`;
+    }
+    case "parse_failure":
+      return `${o.source} answered (HTTP 200), and resmon could not read the reply.`;
+    case "missing_key":
+      return "Selected, but the API key it requires was not configured, so this source returned nothing. It did not contribute to the search.";
+    default:
+      return `${o.source} returned nothing (${o.zero_reason}).`;
+  }
+}
 
 interface SourceRow {
   row: JsonObject;
@@ -42,19 +84,21 @@ interface SourceRow {
   inPart: boolean;
 }
 
+/** One recorded outcome as resmon's coverage.outcome reads it: "answered" only where resmon can say so. */
 function sourceRow(o: SourceOutcome): SourceRow {
   let category: SourceRow["category"] = "unknown";
   let label = "unknown / outcome not recorded";
   let note = "Recorded outcome is malformed or unsupported; whether this source answered is unknown.";
-  const genuineEmpty = o.status === "ok" && o.result_count === 0 && o.zero_reason === "genuine_empty";
-  if (o.status === "error" || (o.status === "ok" && o.zero_reason && NON_ANSWER_REASONS.has(o.zero_reason))) {
+  const reason = o.zero_reason;
+  const genuineEmpty = o.status === "ok" && o.result_count === 0 && reason === "answered_empty";
+  if (o.status === "error") {
     category = "non_answer";
     label = "did not answer";
-    note = `Recorded query failure: ${o.error_message ?? (o.zero_reason === "parse_failure" ? "the reply could not be read" : "the source did not answer")}`;
+    note = `Recorded query failure: ${o.error_message ?? "unknown error"}`;
   } else if (o.status === "skipped_missing_key") {
     category = "non_answer";
-    label = "did not answer";
-    note = "Skipped: the API key this source requires is not configured.";
+    label = DID_NOT_ANSWER.missing_key as string;
+    note = zeroSentence({ ...o, zero_reason: "missing_key" });
   } else if (o.status === "ok" && o.in_part) {
     category = "answered";
     label = "answered in part";
@@ -62,15 +106,21 @@ function sourceRow(o: SourceOutcome): SourceRow {
     note = read
       ? `Read the newest ${String(read.records_read)} of the ${String(read.records_total)} records in the window (${String(read.read_from)} to ${String(read.read_to)}); the older ones were not read.`
       : "Answered for part of the window only.";
-  } else if (o.status === "ok" && (o.result_count > 0 || genuineEmpty)) {
+  } else if (o.status === "ok" && o.result_count > 0) {
     category = "answered";
-    label = genuineEmpty ? "answered: nothing matched" : "answered";
-    note = genuineEmpty
-      ? "The source answered and had nothing matching the query."
-      : "Recorded returned records; this is not the number newly added to the corpus.";
-  } else if (o.status === "ok") {
+    label = "answered";
+    note = "Recorded returned records; this is not the number newly added to the corpus.";
+  } else if (o.status === "ok" && (reason === null || reason === "not_recorded")) {
     label = "zero, reason not recorded";
-    note = `resmon did not record whether ${o.source} answered on this run.`;
+    note = zeroSentence(o);
+  } else if (o.status === "ok" && reason !== null && reason in DID_NOT_ANSWER) {
+    category = "non_answer";
+    label = DID_NOT_ANSWER[reason] as string;
+    note = zeroSentence(o);
+  } else if (genuineEmpty) {
+    category = "answered";
+    label = "answered, zero";
+    note = zeroSentence(o);
   }
   const row: JsonObject = {
     source: o.source,
@@ -95,7 +145,7 @@ function notRecordedRow(source: string): SourceRow {
       source,
       category: "unknown",
       label: "unknown / outcome not recorded",
-      note: `resmon has no recorded outcome for ${source} on this run.`,
+      note: "Outcome not recorded; no attempt, failure or empty answer can be inferred.",
       outcome_recorded: false,
       status: null,
       result_count: null,

@@ -4,6 +4,7 @@
  * answers it.
  */
 import { spawn } from "node:child_process";
+import { StdioPeer } from "@resmon/mcp-server/stdio-peer";
 import { INITIALIZE } from "./rpc.js";
 import { median, msSince, p99 } from "./stats.js";
 
@@ -45,7 +46,7 @@ const ENVELOPE = {
 };
 
 /** What a client of each era sends first: initialize, or server/discover (the 2026-07-28 probe). */
-const OPENING: Record<Era, object> = {
+const OPENING: Record<Era, Record<string, unknown>> = {
   legacy: { jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE },
   modern: { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } },
 };
@@ -64,52 +65,39 @@ export function serverOnce(
   const params = (extra: object) => (era === "modern" ? { ...extra, _meta: ENVELOPE } : extra);
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(launch.command, launch.args, { stdio: ["pipe", "pipe", "ignore"], env });
-    let buffer = "";
+    const peer = new StdioPeer({ ...launch, env, keepOutput: false, stderr: "ignore" });
     let done = false;
     const finish = (value: { ms: number; listBytes: number } | Error) => {
       if (done) return;
       done = true;
-      child.stdin.end();
-      child.kill("SIGTERM");
+      peer.child.stdin.end();
+      peer.child.kill("SIGTERM");
       if (value instanceof Error) reject(value);
       else resolve(value);
     };
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      buffer += chunk;
-      let newline = buffer.indexOf("\n");
-      while (newline >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        newline = buffer.indexOf("\n");
-        const answer = JSON.parse(line) as { id?: unknown; error?: { message?: string } };
-        if (answer.error) {
-          finish(new Error(`the server refused request ${String(answer.id)}: ${answer.error.message ?? ""}`));
-          return;
-        }
-        const id = answer.id;
-        if (id === 1) {
-          if (era === "legacy")
-            child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-          const list = era === "modern" ? { params: { _meta: ENVELOPE } } : {};
-          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", ...list })}\n`);
-        } else if (id === 2 && firstCall) {
-          const call = {
-            jsonrpc: "2.0",
-            id: 3,
-            method: "tools/call",
-            params: params({ name: "health", arguments: {} }),
-          };
-          child.stdin.write(`${JSON.stringify(call)}\n`);
-        } else if (id === 2 || id === 3) {
-          finish({ ms: msSince(start), listBytes: Buffer.byteLength(line) });
-        }
+    peer.onLine((line) => {
+      const answer = JSON.parse(line) as { id?: unknown; error?: { message?: string } };
+      if (answer.error) {
+        finish(new Error(`the server refused request ${String(answer.id)}: ${answer.error.message ?? ""}`));
+        return;
+      }
+      const id = answer.id;
+      if (id === 1) {
+        if (era === "legacy") peer.notify("notifications/initialized");
+        peer.send({
+          id: 2,
+          method: "tools/list",
+          ...(era === "modern" ? { params: { _meta: ENVELOPE } } : {}),
+        });
+      } else if (id === 2 && firstCall) {
+        peer.send({ id: 3, method: "tools/call", params: params({ name: "health", arguments: {} }) });
+      } else if (id === 2 || id === 3) {
+        finish({ ms: msSince(start), listBytes: Buffer.byteLength(line) });
       }
     });
-    child.on("error", (error) => finish(error));
-    child.on("exit", () => finish(new Error("the server exited before answering tools/list")));
-    child.stdin.write(`${JSON.stringify(OPENING[era])}\n`);
+    peer.child.on("error", (error) => finish(error));
+    void peer.exited.then(() => finish(new Error("the server exited before answering tools/list")));
+    peer.send(OPENING[era]);
   });
 }
 

@@ -146,32 +146,29 @@ function perCallRows(label: string, perCall: PerCallReport, bareRss: number, asG
 
 /**
  * Issue 12's per-call goal: the server's overhead within 0.15 ms (median) of the bridge's, in one
- * loop; and its rule for the tools/call fast path, judged on the small call (where the protocol
- * layer is what a call costs): kept only if it saves at least a quarter of the per-call overhead.
+ * loop; and each `--compare` build's overhead in that same loop (info), the fair before/after.
  */
 function sideBySideRows(measured: SideBySide[]): Row[] {
-  return measured.flatMap((m, index) => {
-    const saved = m.sdkPath - m.server;
-    const small = index === 0;
-    return [
+  return measured.flatMap((m) => [
+    row(
+      `per-call overhead, ${m.label}, median, vs the minimal stdio bridge's, both in one loop (${m.calls} calls each)`,
+      "ms",
+      m.server,
+      m.bridge,
+      "≤ bridge + 0.15 ms",
+      m.server - m.bridge <= 0.15,
+    ),
+    ...Object.entries(m.compared).map(([label, overhead]) =>
       row(
-        `per-call overhead, ${m.label}, median, vs the minimal stdio bridge's, both in one loop (${m.calls} calls each)`,
+        `per-call overhead, ${m.label}, median, ${label} vs this build, in the same loop (${m.calls} calls each)`,
         "ms",
+        overhead,
         m.server,
-        m.bridge,
-        "≤ bridge + 0.15 ms",
-        m.server - m.bridge <= 0.15,
+        "info",
+        null,
       ),
-      row(
-        `what the tools/call fast path saves over stdio, ${m.label}: the server with RESMON_MCP_FAST_PATH=0 minus the server, in the same loop (vs that SDK path's per-call overhead)`,
-        "ms",
-        saved,
-        m.sdkPath,
-        small ? "ratio ≥ 0.25 (else drop the fast path)" : "info",
-        small ? saved / m.sdkPath >= 0.25 : null,
-      ),
-    ];
-  });
+    ),
+  ]);
 }
 
 /** The same comparison from the separate phases (the bridge measured after the server): info only. */
@@ -319,6 +316,7 @@ async function measure(
       builtServer(),
       { command: process.execPath, args: [BRIDGE] },
       settings.callsPerCase,
+      compared.map(({ label, bin }) => ({ label, launch: { command: process.execPath, args: [bin] } })),
     );
     rows.push(...sideBySideRows(sideBySide));
     extra.perCallSideBySide = sideBySide;
@@ -361,8 +359,7 @@ async function measure(
       );
     }
   }
-  // The SDK's part of a call in a hot loop in process: less than it costs over stdio, where the fast
-  // path's own row (side by side) decides whether it is kept. Info.
+  // The SDK's part of a call in a hot loop in process (less than it costs over stdio). Info.
   for (const p of pipeline) {
     const o = builtPerCall?.overhead.find((x) => x.label === p.label);
     if (!o) continue;

@@ -305,73 +305,71 @@ export interface SideBySide {
   calls: number;
   /** Overhead medians (tool − direct), all measured in one loop. */
   server: number;
-  /** The same server with RESMON_MCP_FAST_PATH=0: every tools/call through the SDK. */
-  sdkPath: number;
   bridge: number;
+  /** Other builds of the bin (`--compare`), in the same loop, by label. */
+  compared: Record<string, number>;
 }
 
 /**
- * Issue 12's per-call goal, measured fairly: the server, the same server with its tools/call fast
- * path off, and the bridge all running, and each iteration makes the direct request and one call
- * through each (in rotating order), so a slower stretch of a shared machine lands on all alike.
- * Measured in separate phases, minutes apart, their differences moved by more than the 0.15 ms goal.
- * The fast path off against on is what the fast path saves over stdio (it is kept only if that is at
- * least a quarter of the overhead); a hot loop in process (pipeline.ts) put the SDK's part at half that.
+ * Issue 12's per-call goal, measured fairly: the server, the bridge and any compared build all
+ * running, and each iteration makes the direct request and one call through each (in rotating
+ * order), so a slower stretch of a shared machine lands on all alike. Measured in separate phases, minutes apart, their
+ * differences moved by more than the 0.15 ms goal.
  */
 export async function measureSideBySide(
   kit: BenchBackend,
   server: Launch,
   bridge: Launch,
   callsPerCase: number,
+  compared: { label: string; launch: Launch }[] = [],
 ): Promise<SideBySide[]> {
   const env = serverEnv(kit);
-  const rpcs = {
-    server: new StdioRpc(server.command, server.args, env),
-    sdkPath: new StdioRpc(server.command, server.args, { ...env, RESMON_MCP_FAST_PATH: "0" }),
-    bridge: new StdioRpc(bridge.command, bridge.args, env),
-  };
-  const names = ["server", "sdkPath", "bridge"] as const;
+  // The server, the bridge, then each compared build: one loop, in rotating order.
+  const peers = [
+    { name: "server", launch: server },
+    { name: "bridge", launch: bridge },
+    ...compared.map((c) => ({ name: `compared:${c.label}`, launch: c.launch })),
+  ].map(({ name, launch }) => ({ name, rpc: new StdioRpc(launch.command, launch.args, env) }));
   const client = createResmonClient({ port: kit.port, token: kit.token });
   try {
-    for (const name of names) {
-      await rpcs[name].handshake();
-      await rpcs[name].request("tools/list");
+    for (const { rpc } of peers) {
+      await rpc.handshake();
+      await rpc.request("tools/list");
     }
     const results: SideBySide[] = [];
     for (const c of CASES) {
       for (let i = 0; i < Math.ceil(100 * c.share); i += 1) {
-        for (const name of names) checkReply(await rpcs[name].callTool(c.tool, c.args), c.tool);
+        for (const { rpc } of peers) checkReply(await rpc.callTool(c.tool, c.args), c.tool);
         checkDirect(await c.direct(client), c.tool);
       }
       const direct: number[] = [];
-      const via = { server: [] as number[], sdkPath: [] as number[], bridge: [] as number[] };
-      // The small call decides whether the fast path is kept, and its saving sits near the quarter
-      // the rule asks: three times the calls (a few seconds more) for a steadier median.
-      const calls = Math.ceil(callsPerCase * c.share * (c === CASES[0] ? 3 : 1));
+      const via = new Map<string, number[]>(peers.map(({ name }) => [name, []]));
+      const calls = Math.ceil(callsPerCase * c.share);
       for (let i = 0; i < calls; i += 1) {
         const start = process.hrtime.bigint();
         await c.direct(client);
         direct.push(msSince(start));
-        for (let k = 0; k < names.length; k += 1) {
-          const name = names[(i + k) % names.length] as (typeof names)[number];
+        for (let k = 0; k < peers.length; k += 1) {
+          const { name, rpc } = peers[(i + k) % peers.length] as (typeof peers)[number];
           const began = process.hrtime.bigint();
-          await rpcs[name].callTool(c.tool, c.args);
-          via[name].push(msSince(began));
+          await rpc.callTool(c.tool, c.args);
+          via.get(name)?.push(msSince(began));
         }
         if (i % 1000 === 0) kit.clearRequests();
       }
       const floor = median(direct);
+      const overhead = (name: string) => median(via.get(name) ?? []) - floor;
       results.push({
         label: c.label,
         calls,
-        server: median(via.server) - floor,
-        sdkPath: median(via.sdkPath) - floor,
-        bridge: median(via.bridge) - floor,
+        server: overhead("server"),
+        bridge: overhead("bridge"),
+        compared: Object.fromEntries(compared.map(({ label }) => [label, overhead(`compared:${label}`)])),
       });
     }
     return results;
   } finally {
     await client.close();
-    for (const name of names) await rpcs[name].close();
+    for (const { rpc } of peers) await rpc.close();
   }
 }

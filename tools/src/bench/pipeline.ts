@@ -3,8 +3,8 @@
  * stand-in), so neither HTTP nor a second process is timed. Interleaved call by call: a parsed
  * tools/call through the SDK's serving entry to the answer message serialized, in each protocol era,
  * and the same call through the tool pipeline alone (no protocol layer at all). The gap between the
- * two is the SDK's part of a call in a hot loop (the fast path off: RESMON_MCP_FAST_PATH=0). Over
- * stdio that part is larger; the side-by-side rows (percall.ts) measure what the fast path saves.
+ * two is the SDK's part of a call in a hot loop (info: over stdio, beside the bridge, percall.ts
+ * measures the whole call).
  */
 import { createResmonClient } from "@resmon/api-client";
 import { createServer, type DiscoverFn } from "@resmon/mcp-server";
@@ -60,9 +60,8 @@ export async function measurePipeline(
     portSource: "RESMON_PORT",
   })) as unknown as DiscoverFn;
   const eras = {
-    // The SDK's path in both eras: the 2025 era's fast path would skip what this measures.
-    legacy: createServer({ env: {}, discoverFn, fastPath: false }),
-    modern: createServer({ env: {}, discoverFn, fastPath: false }),
+    legacy: createServer({ env: {}, discoverFn }),
+    modern: createServer({ env: {}, discoverFn }),
   };
   const { tools } = createServer({ env: {}, discoverFn });
   const waiting = new Map<unknown, () => void>();

@@ -15,6 +15,7 @@ import {
   toolsListEntries,
   WRITE_TOOLS,
 } from "@resmon/mcp-contract";
+import { variablesTable } from "@resmon/mcp-server";
 import { type SeedName, seedSummary } from "@resmon/testkit";
 import { fmt, type RecordedRun, recordedRunPath } from "../bench/report.js";
 import { sizeOf, TOKENIZER } from "../bench/tokenizer.js";
@@ -195,6 +196,23 @@ export function slug(figure: string): string {
     .replace(/^-|-$/g, "");
 }
 
+/** The server's variables, as its configuration module declares them (packages/mcp-server/src/config.ts). */
+function configuration(): Figures {
+  return {
+    "config.variables": {
+      value: `${variablesTable()}\n`,
+      what: "the RESMON_* variables table (packages/mcp-server/src/config.ts)",
+    },
+  };
+}
+
 export async function computeFigures(): Promise<Figures> {
-  return { ...surface(), ...seeds(), ...recordedBench(), ...recordedReliability(), ...(await tarball()) };
+  return {
+    ...surface(),
+    ...seeds(),
+    ...configuration(),
+    ...recordedBench(),
+    ...recordedReliability(),
+    ...(await tarball()),
+  };
 }

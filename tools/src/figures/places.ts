@@ -77,12 +77,9 @@ export const PLACES: Place[] = [
   {
     file: "README.md",
     pattern:
-      /In the last full run \(`tools\/bench\/results\/full\.json`, ([\s\S]+?)\): the fast path\s+saved ([\s\S]+?) of a health call's ([\s\S]+?) overhead \(([\s\S]+?); it is kept only at 0\.25× or more\), and per call, beside the bridge,\s+health ([\s\S]+?) vs ([\s\S]+?) and a 100-paper page ([\s\S]+?) vs ([\s\S]+?) over the direct request\./,
+      /In the last full run \(`tools\/bench\/results\/full\.json`, ([\s\S]+?)\), per call, beside the bridge,\s+health ([\s\S]+?) vs ([\s\S]+?) and a 100-paper page ([\s\S]+?) vs ([\s\S]+?) over the direct request\./,
     figures: [
       "bench.full.date",
-      "bench.full.what-the-tools-call-fast-path-saves-over-stdio-health-small-answer-the-server-with-resmon-mcp-fast-path-0-minus-the-server-in-the-same-loop-vs-that-sdk-path-s-per-call-overhead",
-      "bench.full.what-the-tools-call-fast-path-saves-over-stdio-health-small-answer-the-server-with-resmon-mcp-fast-path-0-minus-the-server-in-the-same-loop-vs-that-sdk-path-s-per-call-overhead.floor",
-      "bench.full.what-the-tools-call-fast-path-saves-over-stdio-health-small-answer-the-server-with-resmon-mcp-fast-path-0-minus-the-server-in-the-same-loop-vs-that-sdk-path-s-per-call-overhead.ratio",
       "bench.full.per-call-overhead-health-small-answer-median-vs-the-minimal-stdio-bridge-s-both-in-one-loop-calls-each",
       "bench.full.per-call-overhead-health-small-answer-median-vs-the-minimal-stdio-bridge-s-both-in-one-loop-calls-each.floor",
       "bench.full.per-call-overhead-search-corpus-limit-large-answer-median-vs-the-minimal-stdio-bridge-s-both-in-one-loop-calls-each",
@@ -109,6 +106,11 @@ export const PLACES: Place[] = [
       "bench.short.whole-scan-over-stdio-retrieval-corpus-standard-profile-demo-data-wall-time-scan-start-scan-result",
       "bench.short.whole-scan-over-stdio-retrieval-corpus-standard-profile-demo-data-tool-calls",
     ],
+  },
+  {
+    file: "packages/mcp-server/README.md",
+    pattern: /<!-- variables:begin -->\n([\s\S]*?)<!-- variables:end -->/,
+    figures: ["config.variables"],
   },
   {
     file: "README.md",

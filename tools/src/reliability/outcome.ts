@@ -7,7 +7,7 @@ export type Outcome =
   /** Not the success shape and not a contract envelope, or the call threw/hung. */
   | { kind: "bad"; why: string; ms: number };
 
-function asRecord(value: unknown): Record<string, unknown> | null {
+function recordOrNull(value: unknown): Record<string, unknown> | null {
   return value && typeof value === "object" && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : null;
@@ -15,15 +15,15 @@ function asRecord(value: unknown): Record<string, unknown> | null {
 
 /** Judge one tools/call answer against the contract: its output schema, or {error, message, detail}. */
 export function judge(name: string, result: unknown, ms: number): Outcome {
-  const r = asRecord(result);
+  const r = recordOrNull(result);
   const content = Array.isArray(r?.content) ? (r?.content as unknown[]) : [];
-  const first = asRecord(content[0]);
+  const first = recordOrNull(content[0]);
   if (!r || first?.type !== "text" || typeof first.text !== "string") {
     return { kind: "bad", why: "no text content", ms };
   }
   let body: Record<string, unknown> | null;
   try {
-    body = asRecord(JSON.parse(first.text));
+    body = recordOrNull(JSON.parse(first.text));
   } catch {
     return { kind: "bad", why: "text content is not JSON", ms };
   }
@@ -38,7 +38,7 @@ export function judge(name: string, result: unknown, ms: number): Outcome {
     }
     if (typeof body.message !== "string" || body.message.length === 0)
       return { kind: "bad", why: "no message", ms };
-    if (!asRecord(body.detail)) return { kind: "bad", why: "detail is not an object", ms };
+    if (!recordOrNull(body.detail)) return { kind: "bad", why: "detail is not an object", ms };
     if (keys.length > 0) return { kind: "bad", why: `envelope has extra keys ${keys.join(",")}`, ms };
     return { kind: "error", code: code as ErrorCode, body, ms };
   }

@@ -1,4 +1,3 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -9,6 +8,7 @@ import {
   serializeMessage,
   type Transport,
 } from "@modelcontextprotocol/client";
+import { StdioPeer } from "@resmon/mcp-server/stdio-peer";
 import { CANARIES, leaksIn } from "./canaries.js";
 
 const require = createRequire(import.meta.url);
@@ -37,62 +37,39 @@ export interface ByteFinding {
 const ALL_PROCESSES: ServerProcess[] = [];
 
 /**
- * One spawned `resmon-mcp`. Every byte it writes is inspected as it arrives: stdout line by line
- * (each must be a JSON-RPC 2.0 frame), stderr as a whole; both for canaries and stack traces.
+ * One spawned `resmon-mcp`, through the workspace's one stdio peer. Every byte it writes is
+ * inspected as it arrives: stdout line by line (each must be a JSON-RPC 2.0 frame), stderr as a
+ * whole; both for canaries and stack traces.
  */
-export class ServerProcess {
-  readonly child: ChildProcessWithoutNullStreams;
+export class ServerProcess extends StdioPeer {
   readonly findings: ByteFinding[] = [];
-  stdoutBytes = 0;
-  stderr = "";
-  stdoutLines = 0;
-  exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-  private pending = "";
   private lineListeners: Array<(line: string) => void> = [];
-  readonly exited: Promise<void>;
 
   constructor(
     readonly label: string,
     env: Record<string, string>,
   ) {
-    this.child = spawn(process.execPath, [serverFile], { env, stdio: ["pipe", "pipe", "pipe"] });
+    super({ command: process.execPath, args: [serverFile], env, keepOutput: false });
     ALL_PROCESSES.push(this);
-    this.exited = new Promise((resolve) => {
-      this.child.once("exit", (code, signal) => {
-        this.exit = { code, signal };
-        resolve();
-      });
+    super.onLine((raw) => {
+      const line = raw.replace(/\r$/, "");
+      this.checkFrame(line);
+      for (const l of this.lineListeners) l(line);
     });
-    this.child.stdin.on("error", () => undefined);
-    this.child.stdout.on("data", (chunk: Buffer) => this.onStdout(chunk));
-    this.child.stderr.on("data", (chunk: Buffer) => {
-      const text = chunk.toString("utf8");
+    this.onStderr((text) => {
       this.stderr += text;
       if (this.stderr.length > 1_000_000) this.stderr = this.stderr.slice(-500_000);
       this.inspect("stderr", text);
     });
   }
 
-  get alive(): boolean {
-    return this.exit === null && this.child.exitCode === null;
+  get stdoutLines(): number {
+    return this.lines;
   }
 
-  onLine(listener: (line: string) => void): void {
+  /** Each stdout line, without its newline (or a trailing carriage return). */
+  override onLine(listener: (line: string) => void): void {
     this.lineListeners.push(listener);
-  }
-
-  private onStdout(chunk: Buffer): void {
-    this.stdoutBytes += chunk.length;
-    this.pending += chunk.toString("utf8");
-    let nl = this.pending.indexOf("\n");
-    while (nl >= 0) {
-      const line = this.pending.slice(0, nl).replace(/\r$/, "");
-      this.pending = this.pending.slice(nl + 1);
-      this.stdoutLines++;
-      this.checkFrame(line);
-      for (const l of this.lineListeners) l(line);
-      nl = this.pending.indexOf("\n");
-    }
   }
 
   private checkFrame(line: string): void {
@@ -121,10 +98,8 @@ export class ServerProcess {
 
   /** Anything left without a final newline counts too. */
   flush(): void {
-    if (this.pending.length > 0) {
-      this.checkFrame(this.pending);
-      this.pending = "";
-    }
+    const rest = this.takeRest();
+    if (rest.length > 0) this.checkFrame(rest);
   }
 
   /** Resident set size of the server process in KiB (Linux /proc), or null. */
@@ -174,24 +149,11 @@ export class ServerProcess {
   /** Set when guardRss had to kill the process. */
   killedForRssKiB: number | null = null;
 
-  write(text: string): void {
-    this.child.stdin.write(text);
-  }
-
   /** Close stdin and wait (bounded) for the process to exit by itself; SIGKILL past the bound. */
   async stop(boundMs = 5000): Promise<{ clean: boolean; ms: number }> {
-    const started = Date.now();
-    if (!this.alive) return { clean: this.exit?.code === 0, ms: 0 };
-    this.child.stdin.end();
-    let killed = false;
-    const timer = setTimeout(() => {
-      killed = true;
-      this.child.kill("SIGKILL");
-    }, boundMs);
-    await this.exited;
-    clearTimeout(timer);
+    const stopped = await this.close(boundMs);
     this.flush();
-    return { clean: !killed && this.exit?.code === 0, ms: Date.now() - started };
+    return stopped;
   }
 }
 

@@ -7,6 +7,7 @@ export const GROUP_TITLES = {
   "wrong-corpus": "never the wrong corpus",
   load: "load",
   secrets: "secrets",
+  stdout: "stdout (backpressure, fatal errors)",
   scan: "scan tools (artifacts, concurrency, kill -9)",
   storage: "storage (full disk, hostile files, token on disk)",
 } as const;

@@ -6,24 +6,7 @@
 // Source: contract/resmon-api.openapi.json. Regenerate with `pnpm generate`.
 
 export interface paths {
-    "/api/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Liveness, version and the running app's identity. */
-        get: operations["getHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/explorer/search": {
+    "/api/admin/erase-ai-keys": {
         parameters: {
             query?: never;
             header?: never;
@@ -32,279 +15,165 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Search the stored corpus (keyword or similarity). */
-        post: operations["searchCorpus"];
+        post: operations["admin_erase_ai_keys_api_admin_erase_ai_keys_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/documents/{document_id}/similar": {
+    "/api/admin/erase-app-data": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Nearest stored papers by embedding distance. */
-        get: operations["findSimilar"];
+        get?: never;
         put?: never;
-        post?: never;
+        post: operations["admin_erase_app_data_api_admin_erase_app_data_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/repositories/catalog": {
+    "/api/admin/erase-configs": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The sources resmon can search. */
-        get: operations["getCatalog"];
+        get?: never;
         put?: never;
-        post?: never;
+        post: operations["admin_erase_configs_api_admin_erase_configs_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/credentials": {
+    "/api/admin/erase-corpus": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Which credentials are present (never their values). */
-        get: operations["getCredentialPresence"];
+        get?: never;
         put?: never;
-        post?: never;
+        post: operations["admin_erase_corpus_api_admin_erase_corpus_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/routines": {
+    "/api/admin/erase-execution-data": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The stored routine rows. */
-        get: operations["listRoutines"];
+        get?: never;
         put?: never;
-        /** Create a routine. */
-        post: operations["createRoutine"];
+        post: operations["admin_erase_execution_data_api_admin_erase_execution_data_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/routines/{routine_id}": {
+    "/api/admin/erase-executions": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** One routine, with missed-fire details. */
-        get: operations["getRoutine"];
+        get?: never;
         put?: never;
-        post?: never;
+        post: operations["admin_erase_executions_api_admin_erase_executions_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/routines/{routine_id}/deliveries": {
+    "/api/admin/erase-repo-keys": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The routine's deliveries and their summary. */
-        get: operations["getRoutineDeliveries"];
+        get?: never;
         put?: never;
-        post?: never;
+        post: operations["admin_erase_repo_keys_api_admin_erase_repo_keys_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/routines/{routine_id}/coverage": {
+    "/api/admin/factory-reset": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The routine's coverage audit against its intent. */
-        get: operations["getRoutineCoverage"];
+        get?: never;
         put?: never;
-        post?: never;
+        post: operations["admin_factory_reset_api_admin_factory_reset_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/executions": {
+    "/api/admin/reset-settings": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Executions, newest first (no routine or status filter). */
-        get: operations["listExecutions"];
+        get?: never;
         put?: never;
-        post?: never;
+        post: operations["admin_reset_settings_api_admin_reset_settings_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/executions/{exec_id}": {
+    "/api/ai/models": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** One execution row, whole, with identity. */
-        get: operations["getExecution"];
+        get?: never;
         put?: never;
-        post?: never;
+        post: operations["list_ai_models_api_ai_models_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/executions/{exec_id}/references": {
+    "/api/analytics/discovery-lag": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The execution's papers as references. */
-        get: operations["getExecutionReferences"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/executions/{exec_id}/search-record": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The PRISMA-shaped reproducible search record. */
-        get: operations["getSearchRecord"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/documents/{doc_id}/why": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Why a paper matched. */
-        get: operations["explainMatch"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/documents/{doc_id}/lifecycle": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Retractions, corrections and versions of a paper. */
-        get: operations["getPaperLifecycle"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/analytics/overview": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Corpus-wide analytics summary. */
-        get: operations["getAnalyticsOverview"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/analytics/publication-volume": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Papers per month. */
-        get: operations["getPublicationVolume"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/analytics/source-contribution": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** What each source contributed. */
-        get: operations["getSourceContribution"];
+        get: operations["analytics_discovery_lag_api_analytics_discovery_lag_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -320,8 +189,39 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What each keyword contributed. */
-        get: operations["getKeywordContribution"];
+        get: operations["analytics_keyword_contribution_api_analytics_keyword_contribution_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["analytics_overview_api_analytics_overview_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/publication-volume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["analytics_publication_volume_api_analytics_publication_volume_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -337,8 +237,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Per-routine run health. */
-        get: operations["getRoutineHealth"];
+        get: operations["analytics_routine_health_api_analytics_routine_health_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -347,15 +246,14 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/analytics/discovery-lag": {
+    "/api/analytics/source-contribution": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Days from publication to discovery, per source. */
-        get: operations["getDiscoveryLag"];
+        get: operations["analytics_source_contribution_api_analytics_source_contribution_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -364,17 +262,1136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/watchdog": {
+    "/api/analytics/summary": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Watchdog findings with thresholds and caveats. */
-        get: operations["getWatchdog"];
+        get: operations["analytics_summary_api_analytics_summary_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["open_assistant_permission_api_assistant_permissions_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/permissions/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["answer_assistant_permission_api_assistant_permissions__request_id__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_assistant_sessions_api_assistant_sessions_get"];
+        put?: never;
+        post: operations["create_assistant_session_api_assistant_sessions_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/sessions/browse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["browse_assistant_sessions_api_assistant_sessions_browse_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_assistant_session_api_assistant_sessions__session_id__get"];
+        put?: never;
+        post?: never;
+        delete: operations["delete_assistant_session_api_assistant_sessions__session_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/sessions/{session_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cancel_assistant_turn_api_assistant_sessions__session_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/sessions/{session_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["export_assistant_session_api_assistant_sessions__session_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/sessions/{session_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["send_assistant_message_api_assistant_sessions__session_id__messages_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["assistant_status_api_assistant_status_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/renderer-origin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["register_renderer_origin_api_auth_renderer_origin_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["backup_now_api_backup_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backup/last": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["backup_last_api_backup_last_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backup/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["backup_verify_api_backup_verify_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["calendar_events_api_calendar_events_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud/backup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cloud_backup_api_cloud_backup_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cloud_link_api_cloud_link_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["cloud_status_api_cloud_status_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud/unlink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cloud_unlink_api_cloud_unlink_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configurations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_configurations_api_configurations_get"];
+        put?: never;
+        post: operations["create_configuration_api_configurations_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configurations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_configurations_api_configurations_export_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configurations/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["import_configurations_api_configurations_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configurations/{config_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_configuration_endpoint_api_configurations__config_id__put"];
+        post?: never;
+        delete: operations["delete_configuration_endpoint_api_configurations__config_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["credentials_presence_api_credentials_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credentials/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["validate_credential_api_credentials_validate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credentials/{key_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["store_credential_endpoint_api_credentials__key_name__put"];
+        post?: never;
+        delete: operations["delete_credential_endpoint_api_credentials__key_name__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deliveries/{delivery_id}/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["delivery_bundle_api_deliveries__delivery_id__bundle_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deliveries/{delivery_id}/deliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["approve_delivery_api_deliveries__delivery_id__deliver_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["retry_delivery_api_deliveries__delivery_id__retry_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deliveries/{delivery_id}/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["skip_delivery_api_deliveries__delivery_id__skip_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{doc_id}/lifecycle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["document_lifecycle_api_documents__doc_id__lifecycle_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{doc_id}/why": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["document_why_api_documents__doc_id__why_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["document_links_api_documents__document_id__links_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["document_similar_api_documents__document_id__similar_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embeddings/backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["start_embedding_backfill_api_embeddings_backfill_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embeddings/backfill/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cancel_embedding_backfill_api_embeddings_backfill_cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embeddings/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["embedding_estimate_api_embeddings_estimate_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embeddings/probe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["probe_embedding_lane_api_embeddings_probe_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embeddings/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["rebuild_embedding_index_api_embeddings_rebuild_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embeddings/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["embedding_status_api_embeddings_status_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["evidence_projects_api_evidence_projects_get"];
+        put?: never;
+        post: operations["evidence_create_project_api_evidence_projects_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["evidence_project_detail_api_evidence_projects__project_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["evidence_rename_project_api_evidence_projects__project_id__patch"];
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/answer-previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["selected_answer_preview_api_evidence_projects__project_id__answer_previews_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["selected_answer_history_api_evidence_projects__project_id__answers_get"];
+        put?: never;
+        post: operations["selected_answer_send_api_evidence_projects__project_id__answers_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/answers/{answer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["selected_answer_detail_api_evidence_projects__project_id__answers__answer_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/answers/{answer_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["selected_answer_cancel_api_evidence_projects__project_id__answers__answer_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/answers/{answer_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["selected_answer_events_api_evidence_projects__project_id__answers__answer_id__events_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/answers/{answer_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["selected_answer_export_api_evidence_projects__project_id__answers__answer_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["evidence_bundle_api_evidence_projects__project_id__bundle_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["evidence_files_api_evidence_projects__project_id__files_get"];
+        put?: never;
+        post: operations["evidence_add_file_api_evidence_projects__project_id__files_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/files/{file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["evidence_remove_file_api_evidence_projects__project_id__files__file_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["evidence_notes_api_evidence_projects__project_id__notes_get"];
+        put?: never;
+        post: operations["evidence_create_note_api_evidence_projects__project_id__notes_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/notes/{note_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["evidence_edit_note_api_evidence_projects__project_id__notes__note_id__patch"];
+        trace?: never;
+    };
+    "/api/evidence/projects/{project_id}/reader/{file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["evidence_read_api_evidence_projects__project_id__reader__file_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_executions_api_executions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["active_executions_api_executions_active_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_executions_api_executions_export_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{exec_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_execution_api_executions__exec_id__get"];
+        put?: never;
+        post?: never;
+        delete: operations["delete_execution_api_executions__exec_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{exec_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cancel_execution_api_executions__exec_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{exec_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_execution_deliveries_api_executions__exec_id__deliveries_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{exec_id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_execution_papers_api_executions__exec_id__documents_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{exec_id}/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_execution_log_api_executions__exec_id__log_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{exec_id}/progress/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_execution_progress_events_api_executions__exec_id__progress_events_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{exec_id}/progress/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["stream_progress_api_executions__exec_id__progress_stream_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{exec_id}/references": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["export_execution_references_api_executions__exec_id__references_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{exec_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_execution_report_api_executions__exec_id__report_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{exec_id}/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["restart_execution_api_executions__exec_id__restart_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{exec_id}/search-record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["execution_search_record_api_executions__exec_id__search_record_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/explorer/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["explorer_export_api_explorer_export_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/explorer/facets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["explorer_facets_api_explorer_facets_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/explorer/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["explorer_search_api_explorer_search_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -390,8 +1407,327 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Export references for documents or executions (unknown ids are dropped). */
-        post: operations["exportReferences"];
+        post: operations["export_selected_references_api_export_references_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["health_api_health_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["library_status_api_library_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["library_inventory_api_library_export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["library_list_api_library_files_get"];
+        put?: never;
+        post: operations["library_import_api_library_files_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/files/{file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["library_detail_api_library_files__file_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/files/{file_id}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["library_open_api_library_files__file_id__open_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/files/{file_id}/paper-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["library_link_api_library_files__file_id__paper_links_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/files/{file_id}/text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["library_read_text_api_library_files__file_id__text_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/vault": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["library_create_vault_api_library_vault_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lifecycle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["lifecycle_report_api_lifecycle_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lifecycle/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["lifecycle_check_api_lifecycle_check_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lifecycle/for-documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["lifecycle_for_documents_api_lifecycle_for_documents_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lifecycle/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["lifecycle_stop_api_lifecycle_stop_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/collapse-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["links_collapse_preview_api_links_collapse_preview_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/for-documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["links_for_documents_api_links_for_documents_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["links_scan_api_links_scan_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/scan/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["links_scan_cancel_api_links_scan_cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["links_status_api_links_status_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["onboarding_state_api_onboarding_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["dismiss_onboarding_api_onboarding_dismiss_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -405,11 +1741,57 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Watch profiles. */
-        get: operations["listWatchProfiles"];
+        get: operations["list_watch_profiles_api_profiles_get"];
         put?: never;
-        /** Create a watch profile. */
-        post: operations["createWatchProfile"];
+        post: operations["create_watch_profile_api_profiles_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["import_watch_profiles_api_profiles_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/matches/for-documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["profile_matches_for_documents_api_profiles_matches_for_documents_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/starter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_starter_profiles_api_profiles_starter_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -423,8 +1805,39 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One watch profile. */
-        get: operations["getWatchProfile"];
+        get: operations["get_watch_profile_api_profiles__profile_id__get"];
+        put: operations["update_watch_profile_api_profiles__profile_id__put"];
+        post?: never;
+        delete: operations["delete_watch_profile_api_profiles__profile_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/{profile_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["export_watch_profile_api_profiles__profile_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/{profile_id}/lifecycle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_watch_profile_lifecycle_api_profiles__profile_id__lifecycle_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -440,8 +1853,327 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Papers matched to a profile, each with its basis. */
-        get: operations["getProfileMatches"];
+        get: operations["get_watch_profile_matches_api_profiles__profile_id__matches_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reading-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_reading_queue_api_reading_queue_get"];
+        put?: never;
+        post: operations["save_to_reading_queue_api_reading_queue_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reading-queue/{document_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["set_reading_queue_status_api_reading_queue__document_id__put"];
+        post?: never;
+        delete: operations["remove_from_reading_queue_api_reading_queue__document_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/renderer/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["renderer_heartbeat_api_renderer_heartbeat_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/repositories/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repositories_catalog_api_repositories_catalog_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["restore_stage_api_restore_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/restore/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["restore_acknowledge_api_restore_acknowledge_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/restore/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["restore_cancel_api_restore_cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/restore/undo-copy/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["restore_delete_undo_api_restore_undo_copy_delete_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_routines_api_routines_get"];
+        put?: never;
+        post: operations["create_routine_api_routines_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routines/{routine_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_routine_api_routines__routine_id__get"];
+        put: operations["update_routine_endpoint_api_routines__routine_id__put"];
+        post?: never;
+        delete: operations["delete_routine_endpoint_api_routines__routine_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routines/{routine_id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["activate_routine_api_routines__routine_id__activate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routines/{routine_id}/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["routine_coverage_api_routines__routine_id__coverage_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routines/{routine_id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["deactivate_routine_api_routines__routine_id__deactivate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routines/{routine_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_routine_deliveries_api_routines__routine_id__deliveries_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routines/{routine_id}/delivery-targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_routine_delivery_targets_api_routines__routine_id__delivery_targets_get"];
+        put?: never;
+        post: operations["add_routine_delivery_target_api_routines__routine_id__delivery_targets_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routines/{routine_id}/delivery-targets/{target_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_routine_delivery_target_api_routines__routine_id__delivery_targets__target_id__put"];
+        post?: never;
+        delete: operations["delete_routine_delivery_target_api_routines__routine_id__delivery_targets__target_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routines/{routine_id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["run_routine_now_api_routines__routine_id__run_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scheduler/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_scheduler_jobs_api_scheduler_jobs_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search/dive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["search_dive_api_search_dive_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search/repositories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["search_repositories_api_search_repositories_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -459,15 +2191,30 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a sweep; answers as soon as it is admitted. */
-        post: operations["runSweep"];
+        post: operations["search_sweep_api_search_sweep_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/routines/{routine_id}/run": {
+    "/api/service/daemon-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["service_daemon_status_api_service_daemon_status_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/service/install": {
         parameters: {
             query?: never;
             header?: never;
@@ -476,15 +2223,30 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a routine now (an inactive one too). */
-        post: operations["runRoutine"];
+        post: operations["service_install_api_service_install_post"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/routines/{routine_id}/activate": {
+    "/api/service/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["service_status_api_service_status_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/service/uninstall": {
         parameters: {
             query?: never;
             header?: never;
@@ -493,25 +2255,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Put a routine on the schedule. */
-        post: operations["activateRoutine"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/routines/{routine_id}/deactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Take a routine off the schedule. */
-        post: operations["deactivateRoutine"];
+        post: operations["service_uninstall_api_service_uninstall_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -525,10 +2269,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The ai settings group. */
-        get: operations["getAiSettings"];
-        /** Store keys of the ai group (unknown keys are ignored). */
-        put: operations["putAiSettings"];
+        get: operations["get_ai_settings_api_settings_ai_get"];
+        put: operations["update_ai_settings_api_settings_ai_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/ai/cli-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_ai_cli_status_api_settings_ai_cli_status_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -543,10 +2301,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The assistant settings group. */
-        get: operations["getAssistantSettings"];
-        /** Store keys of the assistant group (unknown keys are ignored). */
-        put: operations["putAssistantSettings"];
+        get: operations["get_assistant_settings_api_settings_assistant_get"];
+        put: operations["update_assistant_settings_api_settings_assistant_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/cloud": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_cloud_settings_api_settings_cloud_get"];
+        put: operations["update_cloud_settings_api_settings_cloud_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -561,11 +2333,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The email settings group. */
-        get: operations["getEmailSettings"];
-        /** Store keys of the email group (unknown keys are ignored). */
-        put: operations["putEmailSettings"];
+        get: operations["get_email_settings_api_settings_email_get"];
+        put: operations["update_email_settings_api_settings_email_put"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/email/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["send_test_email_endpoint_api_settings_email_test_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -579,10 +2365,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The embeddings settings group. */
-        get: operations["getEmbeddingsSettings"];
-        /** Store keys of the embeddings group (unknown keys are ignored). */
-        put: operations["putEmbeddingsSettings"];
+        get: operations["get_embedding_settings_api_settings_embeddings_get"];
+        put: operations["update_embedding_settings_api_settings_embeddings_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -590,17 +2374,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/settings/storage": {
+    "/api/settings/execution": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The storage settings group. */
-        get: operations["getStorageSettings"];
-        /** Store keys of the storage group (unknown keys are ignored). */
-        put: operations["putStorageSettings"];
+        get: operations["get_execution_settings_api_settings_execution_get"];
+        put: operations["update_execution_settings_api_settings_execution_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -615,11 +2397,73 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The notifications settings group. */
-        get: operations["getNotificationsSettings"];
-        /** Store keys of the notifications group (unknown keys are ignored). */
-        put: operations["putNotificationsSettings"];
+        get: operations["get_notification_settings_api_settings_notifications_get"];
+        put: operations["update_notification_settings_api_settings_notifications_put"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_storage_settings_api_settings_storage_get"];
+        put: operations["update_storage_settings_api_settings_storage_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watchdog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["watchdog_report_api_watchdog_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watchdog/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["watchdog_mute_api_watchdog_mute_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watchdog/unmute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["watchdog_unmute_api_watchdog_unmute_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -630,6 +2474,335 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AIModelsRequest: {
+            base_url?: string | null;
+            binary_path?: string | null;
+            endpoint?: string | null;
+            header_prefix?: string | null;
+            key?: string | null;
+            provider: string;
+        };
+        AdminConfirmBody: {
+            /** @default  */
+            confirm?: string;
+        };
+        AssistantMessageBody: {
+            legacy_adoption?: {
+                [key: string]: unknown;
+            } | null;
+            text: string;
+        };
+        AssistantPermissionAnswer: {
+            allow: boolean;
+            reason?: string | null;
+        };
+        AssistantPermissionOpen: {
+            /** @default {} */
+            input?: {
+                [key: string]: unknown;
+            };
+            session_id: number;
+            tool_name: string;
+            tool_use_id?: string | null;
+        };
+        AssistantSessionCreate: {
+            choices?: {
+                [key: string]: unknown;
+            } | null;
+            title?: string | null;
+        };
+        BackupRequest: {
+            /** @default  */
+            confirm?: string;
+            /** @default true */
+            include_reports?: boolean;
+        };
+        Body_import_configurations_api_configurations_import_post: {
+            files: string[];
+        };
+        BundleBody: {
+            /** @default  */
+            path?: string;
+        };
+        CloudBackup: {
+            execution_ids?: number[] | null;
+        };
+        ConfigCreate: {
+            config_type: string;
+            link_to_execution_id?: number | null;
+            name: string;
+            parameters: {
+                [key: string]: unknown;
+            };
+        };
+        ConfigExport: {
+            ids: number[];
+        };
+        ConfigUpdate: {
+            name?: string | null;
+            parameters?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        CredentialStore: {
+            value: string;
+        };
+        CredentialValidate: {
+            base_url?: string | null;
+            key: string;
+            provider: string;
+        };
+        DeliveryTargetCreate: {
+            channel: string;
+            /** @default true */
+            enabled?: boolean;
+            /** @default automatic */
+            mode?: string;
+            /** @default  */
+            target?: string;
+        };
+        DeliveryTargetUpdate: {
+            enabled?: boolean | null;
+            mode?: string | null;
+            target?: string | null;
+        };
+        DiveRequest: {
+            /** @default false */
+            ai_enabled?: boolean;
+            ai_settings?: {
+                [key: string]: unknown;
+            } | null;
+            date_from?: string | null;
+            date_to?: string | null;
+            ephemeral_credentials?: {
+                [key: string]: string;
+            } | null;
+            keywords?: string[] | null;
+            /** @default 100 */
+            max_results?: number;
+            query: string;
+            repository: string;
+            request_id?: string | null;
+            saved_configuration_id?: number | null;
+        };
+        DocumentIdsBody: {
+            /** @default [] */
+            document_ids?: number[];
+        };
+        EmbeddingProbeBody: {
+            settings?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ExecutionExport: {
+            ids: number[];
+        };
+        ExecutionSettingsBody: {
+            max_concurrent_executions: number;
+            routine_fire_queue_limit: number;
+        };
+        ExplorerExportBody: {
+            /** @default [] */
+            authors?: string[];
+            /** @default [] */
+            categories?: string[];
+            date_from?: string | null;
+            date_to?: string | null;
+            /** @default bibtex */
+            format?: string;
+            query?: string | null;
+            /** @default [] */
+            sources?: string[];
+        };
+        ExplorerFilters: {
+            /** @default [] */
+            authors?: string[];
+            /** @default [] */
+            categories?: string[];
+            date_from?: string | null;
+            date_to?: string | null;
+            query?: string | null;
+            /** @default [] */
+            sources?: string[];
+        };
+        ExplorerSearchBody: {
+            /** @default [] */
+            authors?: string[];
+            /** @default [] */
+            categories?: string[];
+            cursor?: string | null;
+            date_from?: string | null;
+            date_to?: string | null;
+            /** @default 50 */
+            limit?: number;
+            query?: string | null;
+            /** @default newest */
+            sort?: string;
+            /** @default [] */
+            sources?: string[];
+        };
+        HTTPValidationError: {
+            detail?: components["schemas"]["ValidationError"][];
+        };
+        LibraryLinkBody: {
+            document_id: number;
+            expected_vault_id: string;
+        };
+        LibraryOpenBody: {
+            expected_vault_id: string;
+            expected_version_id: string;
+        };
+        LibraryVaultBody: {
+            parent_directory: string;
+        };
+        LifecycleCheckRequest: {
+            /** @default 1000 */
+            limit?: number;
+            /** @default false */
+            run_until_done?: boolean;
+        };
+        LifecycleForDocumentsRequest: {
+            document_ids?: number[];
+        };
+        ProfileImportBody: {
+            /** @default [] */
+            profiles?: {
+                [key: string]: unknown;
+            }[];
+        };
+        ProfileMatchesForDocumentsBody: {
+            /** @default [] */
+            document_ids?: number[];
+        };
+        ReadingQueueSaveBody: {
+            document_id: number;
+        };
+        ReadingQueueStatusBody: {
+            status: string;
+        };
+        ReferenceExportBody: {
+            /** @default [] */
+            document_ids?: number[];
+            execution_ids?: number[] | null;
+            /** @default bibtex */
+            format?: string;
+        };
+        RendererOriginBody: {
+            origin: string;
+        };
+        RestartRequest: {
+            request_id?: string | null;
+        };
+        RestoreRequest: {
+            /** @default false */
+            accept_fk_violations?: boolean;
+            /** @default  */
+            confirm?: string;
+            /** @default  */
+            path?: string;
+            /** @default  */
+            vault_parent?: string;
+        };
+        RoutineCreate: {
+            /** @default false */
+            ai_enabled?: boolean;
+            ai_settings?: {
+                [key: string]: unknown;
+            } | null;
+            /** @default false */
+            email_ai_summary_enabled?: boolean;
+            /** @default false */
+            email_enabled?: boolean;
+            intent?: string | null;
+            /** @default true */
+            is_active?: boolean;
+            name: string;
+            /** @default false */
+            notify_on_complete?: boolean;
+            parameters: {
+                [key: string]: unknown;
+            };
+            schedule_cron: string;
+            storage_settings?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        RoutineUpdate: {
+            ai_enabled?: boolean | null;
+            ai_settings?: {
+                [key: string]: unknown;
+            } | null;
+            email_ai_summary_enabled?: boolean | null;
+            email_enabled?: boolean | null;
+            intent?: string | null;
+            is_active?: boolean | null;
+            name?: string | null;
+            notify_on_complete?: boolean | null;
+            parameters?: {
+                [key: string]: unknown;
+            } | null;
+            schedule_cron?: string | null;
+            storage_settings?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ServiceInstallBody: {
+            port?: number | null;
+            /** @default false */
+            register?: boolean;
+        };
+        SettingsBody: {
+            settings: {
+                [key: string]: unknown;
+            };
+        };
+        SweepRequest: {
+            /** @default false */
+            ai_enabled?: boolean;
+            ai_settings?: {
+                [key: string]: unknown;
+            } | null;
+            date_from?: string | null;
+            date_to?: string | null;
+            ephemeral_credentials?: {
+                [key: string]: string;
+            } | null;
+            keywords?: string[] | null;
+            /** @default 100 */
+            max_results?: number;
+            query: string;
+            repositories: string[];
+            request_id?: string | null;
+            saved_configuration_id?: number | null;
+        };
+        ValidationError: {
+            ctx?: Record<string, unknown>;
+            input?: unknown;
+            loc: (string | number)[];
+            msg: string;
+            type: string;
+        };
+        WatchProfileBody: {
+            /** @default [] */
+            affiliations?: string[];
+            /** @default  */
+            display_name?: string;
+            /** @default [] */
+            field_hints?: string[];
+            /** @default {} */
+            identifiers?: {
+                [key: string]: unknown;
+            };
+            /** @default person */
+            kind?: string;
+            /** @default [] */
+            names?: unknown[];
+            notes?: string | null;
+        };
+        WatchdogMuteRequest: {
+            finding_key: string;
+            note?: string | null;
+        };
         /** @description The request guard's refusal (401/403), sent before any route runs. */
         GuardRefusal: {
             detail: {
@@ -694,25 +2867,6 @@ export interface components {
             embeddings?: Record<string, unknown> | null;
             /** @description Absent on a backend that predates identity; validate with parseIdentity. */
             identity?: components["schemas"]["Identity"];
-        };
-        ExplorerSearchRequest: {
-            query?: string | null;
-            /** @default 50 */
-            limit?: number;
-            /**
-             * @description newest | similarity
-             * @default newest
-             */
-            sort?: string;
-            cursor?: string | null;
-            /** @default [] */
-            sources?: string[];
-            date_from?: string | null;
-            date_to?: string | null;
-            /** @default [] */
-            authors?: string[];
-            /** @default [] */
-            categories?: string[];
         };
         CorpusDocument: {
             id: number;
@@ -875,42 +3029,6 @@ export interface components {
             distribution?: unknown;
             reason?: string | null;
         };
-        RoutineParameters: {
-            query: string;
-            repositories: string[];
-            entity?: {
-                profile_id?: number;
-                /** @description new_papers | retractions */
-                mode?: string;
-            };
-        } & {
-            [key: string]: unknown;
-        };
-        RoutineCreateRequest: {
-            name: string;
-            schedule_cron: string;
-            parameters: components["schemas"]["RoutineParameters"];
-            /**
-             * @description The backend defaults to true: send false.
-             * @default true
-             */
-            is_active?: boolean;
-            /** @default false */
-            ai_enabled?: boolean;
-            intent?: string | null;
-            /** @default false */
-            email_enabled?: boolean;
-            /** @default false */
-            email_ai_summary_enabled?: boolean;
-            /** @default false */
-            notify_on_complete?: boolean;
-            ai_settings?: {
-                [key: string]: unknown;
-            } | null;
-            storage_settings?: {
-                [key: string]: unknown;
-            } | null;
-        };
         RoutineCreated: {
             id: number;
             name?: string;
@@ -1030,16 +3148,6 @@ export interface components {
             external_id?: string | null;
             categories?: string | null;
             abstract?: string | null;
-        };
-        ReferenceExportRequest: {
-            /** @default [] */
-            document_ids?: number[];
-            execution_ids?: number[] | null;
-            /**
-             * @description bibtex | ris | csv | json
-             * @default bibtex
-             */
-            format?: string;
         };
         SearchRecord: {
             record_type: string;
@@ -1274,29 +3382,6 @@ export interface components {
         WatchProfileList: {
             profiles: components["schemas"]["WatchProfile"][];
         };
-        WatchProfileCreateRequest: {
-            /** @default person */
-            kind?: string;
-            /** @default  */
-            display_name?: string;
-            /**
-             * @description Items are {value}.
-             * @default []
-             */
-            names?: unknown[];
-            /**
-             * @description e.g. {orcid: {value, cited}}
-             * @default {}
-             */
-            identifiers?: {
-                [key: string]: unknown;
-            };
-            /** @default [] */
-            affiliations?: string[];
-            /** @default [] */
-            field_hints?: string[];
-            notes?: string | null;
-        };
         ProfileMatch: {
             document_id: number;
             /** @description identifier | name_only | ... */
@@ -1316,22 +3401,6 @@ export interface components {
             by_basis: {
                 [key: string]: number;
             };
-        };
-        SweepRequest: {
-            query: string;
-            repositories: string[];
-            date_from?: string | null;
-            date_to?: string | null;
-            /** @default 100 */
-            max_results?: number;
-            /** @default false */
-            ai_enabled?: boolean;
-            keywords?: string[] | null;
-            ai_settings?: {
-                [key: string]: unknown;
-            } | null;
-            request_id?: string | null;
-            saved_configuration_id?: number | null;
         };
         SweepAdmitted: {
             execution_id: number;
@@ -1413,14 +3482,93 @@ export interface components {
             capability?: unknown;
             status?: unknown;
         };
-        /** @description Keys outside the group are silently ignored by the backend. */
-        SettingsUpdateRequest: {
-            settings: {
-                [key: string]: unknown;
-            };
-        };
         SettingsUpdated: {
             success: boolean;
+        };
+        /** @description The plain acknowledgement resmon sends after a write. */
+        Succeeded: {
+            /** @constant */
+            success: true;
+        };
+        ReadingQueueEntry: {
+            document_id: number;
+            /** @enum {string} */
+            status: "to_read" | "read";
+            saved_at: string;
+            updated_at?: string | null;
+            read_at: string | null;
+            /** @description The paper's corpus columns, each present when the row has it. */
+            document: {
+                id: number;
+                source_repository?: string | null;
+                external_id?: string | null;
+                doi?: string | null;
+                title?: string | null;
+                authors?: unknown;
+                abstract?: string | null;
+                publication_date?: string | null;
+                url?: string | null;
+                categories?: unknown;
+                first_seen_at?: string | null;
+            };
+        };
+        ReadingQueuePage: {
+            entries: components["schemas"]["ReadingQueueEntry"][];
+            total: number;
+            limit: number;
+            offset: number;
+            /** @enum {string|null} */
+            status: "to_read" | "read" | null;
+            counts: {
+                to_read: number;
+                read: number;
+                all: number;
+            };
+        };
+        /** @description One event of a run (execution_start, stage, repo_start, repo_done, repo_error, log_entry, complete, cancelled, error, …); the last one is type complete, with status, result_count, new_count and elapsed. */
+        ProgressEvent: {
+            type: string;
+            timestamp?: string;
+            execution_id?: number;
+            execution_type?: string;
+            repositories?: string[];
+            total_repos?: number;
+            stage?: string;
+            message?: string;
+            repository?: string;
+            index?: number;
+            status?: string;
+            result_count?: number;
+            new_count?: number;
+            elapsed?: number;
+            error?: string;
+        };
+        SavedConfiguration: {
+            id: number;
+            name: string;
+            config_type: string;
+            /** @description Decoded from its stored JSON when it parses, else the stored string. */
+            parameters?: unknown;
+        };
+        /** @description A past run (execution_id set) or an upcoming routine fire (status scheduled). */
+        CalendarEvent: {
+            id?: unknown;
+            title: string;
+            start: string;
+            end?: string;
+            allDay?: boolean;
+            color?: string;
+            execution_id?: number | null;
+            routine_id?: number | null;
+            type?: string;
+            status?: string;
+            query?: string | null;
+            total_results?: number | null;
+            new_results?: number | null;
+        };
+        /** @description A settings group's {key: value} map. */
+        SettingsGroup: {
+            [key: string]: components["schemas"]["SettingValue"];
         };
     };
     responses: {
@@ -1480,12 +3628,9 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getHealth: {
+    admin_erase_ai_keys_api_admin_erase_ai_keys_post: {
         parameters: {
-            query?: {
-                /** @description A canonical lowercase UUID4; a different running app answers 409 instance_mismatch, a malformed one 422. */
-                expected_runtime_id?: string | null;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -1498,36 +3643,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Health"];
-                };
-            };
-            401: components["responses"]["GuardRefused"];
-            403: components["responses"]["GuardRefused"];
-            409: components["responses"]["InstanceMismatch"];
-            422: components["responses"]["Invalid"];
-            default: components["responses"]["Problem"];
-        };
-    };
-    searchCorpus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ExplorerSearchRequest"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExplorerSearchReply"];
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        ai_keys_removed: number;
+                    };
                 };
             };
             400: components["responses"]["Problem"];
@@ -1537,19 +3657,18 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    findSimilar: {
+    admin_erase_app_data_api_admin_erase_app_data_post: {
         parameters: {
-            query?: {
-                k?: number;
-            };
+            query?: never;
             header?: never;
-            path: {
-                /** @description A corpus document id. */
-                document_id: number;
-            };
+            path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminConfirmBody"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -1557,7 +3676,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SimilarReply"];
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        configs_removed: number;
+                        executions_removed: number;
+                        ai_keys_removed: number;
+                        repo_keys_removed: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    admin_erase_configs_api_admin_erase_configs_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminConfirmBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        configs_removed: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    admin_erase_corpus_api_admin_erase_corpus_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminConfirmBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -1566,7 +3754,74 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getCatalog: {
+    admin_erase_execution_data_api_admin_erase_execution_data_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminConfirmBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        configs_removed: number;
+                        executions_removed: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    admin_erase_executions_api_admin_erase_executions_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminConfirmBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        executions_removed: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    admin_erase_repo_keys_api_admin_erase_repo_keys_post: {
         parameters: {
             query?: never;
             header?: never;
@@ -1581,7 +3836,139 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogEntry"][];
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        repo_keys_removed: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    admin_factory_reset_api_admin_factory_reset_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminConfirmBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        configs_removed: number;
+                        executions_removed: number;
+                        settings_cleared: number;
+                        ai_keys_removed: number;
+                        repo_keys_removed: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    admin_reset_settings_api_admin_reset_settings_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminConfirmBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        settings_cleared: number;
+                        ai_keys_removed: number;
+                        repo_keys_removed: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    list_ai_models_api_ai_models_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AIModelsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        models: unknown[];
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    analytics_discovery_lag_api_analytics_discovery_lag_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoveryLag"];
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -1590,7 +3977,890 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getCredentialPresence: {
+    analytics_keyword_contribution_api_analytics_keyword_contribution_get: {
+        parameters: {
+            query?: {
+                execution_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeywordContribution"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    analytics_overview_api_analytics_overview_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsOverview"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    analytics_publication_volume_api_analytics_publication_volume_get: {
+        parameters: {
+            query?: {
+                group_by?: string;
+                months?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicationVolume"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    analytics_routine_health_api_analytics_routine_health_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutineHealth"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    analytics_source_contribution_api_analytics_source_contribution_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceContribution"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    analytics_summary_api_analytics_summary_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: resmon 1.7's handler returns analytics' cached summary payload, whose fields the public source does not establish for 2.3; no recorded answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    open_assistant_permission_api_assistant_permissions_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistantPermissionOpen"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    answer_assistant_permission_api_assistant_permissions__request_id__post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistantPermissionAnswer"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    list_assistant_sessions_api_assistant_sessions_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    create_assistant_session_api_assistant_sessions_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistantSessionCreate"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    browse_assistant_sessions_api_assistant_sessions_browse_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+                before_id?: number | null;
+                through_id?: number | null;
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_assistant_session_api_assistant_sessions__session_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    delete_assistant_session_api_assistant_sessions__session_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    cancel_assistant_turn_api_assistant_sessions__session_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    export_assistant_session_api_assistant_sessions__session_id__export_get: {
+        parameters: {
+            query: {
+                format: string;
+            };
+            header?: never;
+            path: {
+                session_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    send_assistant_message_api_assistant_sessions__session_id__messages_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistantMessageBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    assistant_status_api_assistant_status_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    register_renderer_origin_api_auth_renderer_origin_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RendererOriginBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    backup_now_api_backup_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BackupRequest"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    backup_last_api_backup_last_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    backup_verify_api_backup_verify_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BundleBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    calendar_events_api_calendar_events_get: {
+        parameters: {
+            query?: {
+                start?: string | null;
+                end?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarEvent"][];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    cloud_backup_api_cloud_backup_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloudBackup"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        uploaded: number;
+                        total_files: number;
+                        folder_name: string | null;
+                        web_view_link: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    cloud_link_api_cloud_link_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        auth_url: string;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    cloud_status_api_cloud_status_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        is_linked: boolean;
+                        api_ok: boolean;
+                        api_reason: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    cloud_unlink_api_cloud_unlink_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Succeeded"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    list_configurations_api_configurations_get: {
+        parameters: {
+            query?: {
+                config_type?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedConfiguration"][];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    create_configuration_api_configurations_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfigCreate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        config_type: string;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    export_configurations_api_configurations_export_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfigExport"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        path: string;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    import_configurations_api_configurations_import_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_import_configurations_api_configurations_import_post"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        imported: number;
+                        routines_created: number;
+                        errors: unknown[];
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    update_configuration_endpoint_api_configurations__config_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                config_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfigUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    delete_configuration_endpoint_api_configurations__config_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                config_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Succeeded"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    credentials_presence_api_credentials_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -1614,31 +4884,7 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    listRoutines: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RoutineRow"][];
-                };
-            };
-            401: components["responses"]["GuardRefused"];
-            403: components["responses"]["GuardRefused"];
-            422: components["responses"]["Invalid"];
-            default: components["responses"]["Problem"];
-        };
-    };
-    createRoutine: {
+    validate_credential_api_credentials_validate_post: {
         parameters: {
             query?: never;
             header?: never;
@@ -1647,17 +4893,49 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RoutineCreateRequest"];
+                "application/json": components["schemas"]["CredentialValidate"];
             };
         };
         responses: {
             /** @description OK */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RoutineCreated"];
+                    "application/json": {
+                        valid: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    store_credential_endpoint_api_credentials__key_name__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CredentialStore"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Succeeded"];
                 };
             };
             400: components["responses"]["Problem"];
@@ -1667,13 +4945,12 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getRoutine: {
+    delete_credential_endpoint_api_credentials__key_name__delete: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description A routine id. */
-                routine_id: number;
+                key_name: string;
             };
             cookie?: never;
         };
@@ -1685,53 +4962,128 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RoutineDetail"];
+                    "application/json": components["schemas"]["Succeeded"];
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
-            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
     };
-    getRoutineDeliveries: {
+    delivery_bundle_api_deliveries__delivery_id__bundle_get: {
         parameters: {
             query?: {
-                limit?: number;
+                exp?: string;
+                sig?: string;
             };
             header?: never;
             path: {
-                /** @description A routine id. */
-                routine_id: number;
+                delivery_id: number;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RoutineDeliveries"];
+                    "application/json": unknown;
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
-            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
     };
-    getRoutineCoverage: {
+    approve_delivery_api_deliveries__delivery_id__deliver_post: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description A routine id. */
-                routine_id: number;
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    retry_delivery_api_deliveries__delivery_id__retry_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    skip_delivery_api_deliveries__delivery_id__skip_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    document_lifecycle_api_documents__doc_id__lifecycle_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc_id: number;
             };
             cookie?: never;
         };
@@ -1743,7 +5095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RoutineCoverage"];
+                    "application/json": components["schemas"]["PaperLifecycle"];
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -1753,7 +5105,735 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    listExecutions: {
+    document_why_api_documents__doc_id__why_get: {
+        parameters: {
+            query?: {
+                execution_id?: number | null;
+            };
+            header?: never;
+            path: {
+                doc_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchExplanation"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    document_links_api_documents__document_id__links_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    document_similar_api_documents__document_id__similar_get: {
+        parameters: {
+            query?: {
+                k?: number;
+            };
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimilarReply"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    start_embedding_backfill_api_embeddings_backfill_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    cancel_embedding_backfill_api_embeddings_backfill_cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    embedding_estimate_api_embeddings_estimate_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    probe_embedding_lane_api_embeddings_probe_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmbeddingProbeBody"] | null;
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    rebuild_embedding_index_api_embeddings_rebuild_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    embedding_status_api_embeddings_status_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_projects_api_evidence_projects_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_create_project_api_evidence_projects_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_project_detail_api_evidence_projects__project_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_rename_project_api_evidence_projects__project_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    selected_answer_preview_api_evidence_projects__project_id__answer_previews_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    selected_answer_history_api_evidence_projects__project_id__answers_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    selected_answer_send_api_evidence_projects__project_id__answers_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    selected_answer_detail_api_evidence_projects__project_id__answers__answer_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                answer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    selected_answer_cancel_api_evidence_projects__project_id__answers__answer_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                answer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    selected_answer_events_api_evidence_projects__project_id__answers__answer_id__events_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                answer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    selected_answer_export_api_evidence_projects__project_id__answers__answer_id__export_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                answer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_bundle_api_evidence_projects__project_id__bundle_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_files_api_evidence_projects__project_id__files_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_add_file_api_evidence_projects__project_id__files_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_remove_file_api_evidence_projects__project_id__files__file_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_notes_api_evidence_projects__project_id__notes_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_create_note_api_evidence_projects__project_id__notes_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_edit_note_api_evidence_projects__project_id__notes__note_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    evidence_read_api_evidence_projects__project_id__reader__file_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    list_executions_api_executions_get: {
         parameters: {
             query?: {
                 limit?: number;
@@ -1781,15 +5861,72 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getExecution: {
+    active_executions_api_executions_active_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active_ids: number[];
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    export_executions_api_executions_export_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExecutionExport"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        path: string;
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_execution_api_executions__exec_id__get: {
         parameters: {
             query?: {
-                /** @description A canonical lowercase UUID4; a different running app answers 409 instance_mismatch, a malformed one 422. */
                 expected_runtime_id?: string | null;
             };
             header?: never;
             path: {
-                /** @description An execution id. */
                 exec_id: number;
             };
             cookie?: never;
@@ -1813,18 +5950,213 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getExecutionReferences: {
+    delete_execution_api_executions__exec_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exec_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Succeeded"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    cancel_execution_api_executions__exec_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exec_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "cancellation_requested";
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            409: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    list_execution_deliveries_api_executions__exec_id__deliveries_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exec_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_execution_papers_api_executions__exec_id__documents_get: {
         parameters: {
             query?: {
-                /** @description bibtex | ris | csv | json */
+                limit?: number;
+                offset?: number;
+                only_new?: boolean;
+            };
+            header?: never;
+            path: {
+                exec_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_execution_log_api_executions__exec_id__log_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exec_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        log_text: string;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_execution_progress_events_api_executions__exec_id__progress_events_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exec_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressEvent"][];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    stream_progress_api_executions__exec_id__progress_stream_get: {
+        parameters: {
+            query?: {
+                last_event_id?: number;
+            };
+            header?: never;
+            path: {
+                exec_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    export_execution_references_api_executions__exec_id__references_get: {
+        parameters: {
+            query?: {
                 format?: string;
                 only_new?: boolean;
-                /** @description Corpus ids in the JSON records; any other format answers 400. */
                 include_ids?: boolean;
             };
             header?: never;
             path: {
-                /** @description An execution id. */
                 exec_id: number;
             };
             cookie?: never;
@@ -1851,14 +6183,72 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getSearchRecord: {
+    get_execution_report_api_executions__exec_id__report_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exec_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        report_text: string;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    restart_execution_api_executions__exec_id__restart_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exec_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RestartRequest"] | null;
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    execution_search_record_api_executions__exec_id__search_record_get: {
         parameters: {
             query?: {
                 format?: string;
             };
             header?: never;
             path: {
-                /** @description An execution id. */
                 exec_id: number;
             };
             cookie?: never;
@@ -1881,241 +6271,7 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    explainMatch: {
-        parameters: {
-            query?: {
-                execution_id?: number | null;
-            };
-            header?: never;
-            path: {
-                /** @description A corpus document id. */
-                doc_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MatchExplanation"];
-                };
-            };
-            401: components["responses"]["GuardRefused"];
-            403: components["responses"]["GuardRefused"];
-            404: components["responses"]["Problem"];
-            422: components["responses"]["Invalid"];
-            default: components["responses"]["Problem"];
-        };
-    };
-    getPaperLifecycle: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A corpus document id. */
-                doc_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaperLifecycle"];
-                };
-            };
-            401: components["responses"]["GuardRefused"];
-            403: components["responses"]["GuardRefused"];
-            404: components["responses"]["Problem"];
-            422: components["responses"]["Invalid"];
-            default: components["responses"]["Problem"];
-        };
-    };
-    getAnalyticsOverview: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AnalyticsOverview"];
-                };
-            };
-            401: components["responses"]["GuardRefused"];
-            403: components["responses"]["GuardRefused"];
-            422: components["responses"]["Invalid"];
-            default: components["responses"]["Problem"];
-        };
-    };
-    getPublicationVolume: {
-        parameters: {
-            query?: {
-                /** @description source | category */
-                group_by?: string;
-                months?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PublicationVolume"];
-                };
-            };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["GuardRefused"];
-            403: components["responses"]["GuardRefused"];
-            422: components["responses"]["Invalid"];
-            default: components["responses"]["Problem"];
-        };
-    };
-    getSourceContribution: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SourceContribution"];
-                };
-            };
-            401: components["responses"]["GuardRefused"];
-            403: components["responses"]["GuardRefused"];
-            422: components["responses"]["Invalid"];
-            default: components["responses"]["Problem"];
-        };
-    };
-    getKeywordContribution: {
-        parameters: {
-            query?: {
-                execution_id?: number | null;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["KeywordContribution"];
-                };
-            };
-            401: components["responses"]["GuardRefused"];
-            403: components["responses"]["GuardRefused"];
-            404: components["responses"]["Problem"];
-            422: components["responses"]["Invalid"];
-            default: components["responses"]["Problem"];
-        };
-    };
-    getRoutineHealth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RoutineHealth"];
-                };
-            };
-            401: components["responses"]["GuardRefused"];
-            403: components["responses"]["GuardRefused"];
-            422: components["responses"]["Invalid"];
-            default: components["responses"]["Problem"];
-        };
-    };
-    getDiscoveryLag: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DiscoveryLag"];
-                };
-            };
-            401: components["responses"]["GuardRefused"];
-            403: components["responses"]["GuardRefused"];
-            422: components["responses"]["Invalid"];
-            default: components["responses"]["Problem"];
-        };
-    };
-    getWatchdog: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WatchdogReport"];
-                };
-            };
-            401: components["responses"]["GuardRefused"];
-            403: components["responses"]["GuardRefused"];
-            422: components["responses"]["Invalid"];
-            default: components["responses"]["Problem"];
-        };
-    };
-    exportReferences: {
+    explorer_export_api_explorer_export_post: {
         parameters: {
             query?: never;
             header?: never;
@@ -2124,7 +6280,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReferenceExportRequest"];
+                "application/json": components["schemas"]["ExplorerExportBody"];
             };
         };
         responses: {
@@ -2147,7 +6303,664 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    listWatchProfiles: {
+    explorer_facets_api_explorer_facets_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExplorerFilters"];
+            };
+        };
+        responses: {
+            /** @description Not known: resmon 1.7's handler returns explorer.facets(...), whose shape the public source does not establish for 2.3; no recorded answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    explorer_search_api_explorer_search_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExplorerSearchBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExplorerSearchReply"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    export_selected_references_api_export_references_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReferenceExportBody"];
+            };
+        };
+        responses: {
+            /** @description JSON records, or BibTeX / RIS / CSV text. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferenceRecord"][];
+                    "application/x-bibtex": string;
+                    "application/x-research-info-systems": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    health_api_health_get: {
+        parameters: {
+            query?: {
+                expected_runtime_id?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            409: components["responses"]["InstanceMismatch"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    library_status_api_library_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    library_inventory_api_library_export_get: {
+        parameters: {
+            query: {
+                expected_vault_id: string;
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    library_list_api_library_files_get: {
+        parameters: {
+            query: {
+                expected_vault_id: string;
+                q?: string;
+                through_id?: number | null;
+                before_id?: number | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    library_import_api_library_files_post: {
+        parameters: {
+            query: {
+                expected_vault_id: string;
+                filename: string;
+                document_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    library_detail_api_library_files__file_id__get: {
+        parameters: {
+            query: {
+                expected_vault_id: string;
+            };
+            header?: never;
+            path: {
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    library_open_api_library_files__file_id__open_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LibraryOpenBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    library_link_api_library_files__file_id__paper_links_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LibraryLinkBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    library_read_text_api_library_files__file_id__text_get: {
+        parameters: {
+            query: {
+                expected_vault_id: string;
+                expected_version_id: string;
+            };
+            header?: never;
+            path: {
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    library_create_vault_api_library_vault_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LibraryVaultBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    lifecycle_report_api_lifecycle_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: resmon 1.7's handler returns the lifecycle module's report payload, whose fields the public source does not establish for 2.3; no recorded answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    lifecycle_check_api_lifecycle_check_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "started";
+                        limit: unknown;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    lifecycle_for_documents_api_lifecycle_for_documents_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleForDocumentsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: Record<string, unknown>;
+                        checked: Record<string, unknown>;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    lifecycle_stop_api_lifecycle_stop_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    links_collapse_preview_api_links_collapse_preview_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentIdsBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    links_for_documents_api_links_for_documents_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentIdsBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    links_scan_api_links_scan_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    links_scan_cancel_api_links_scan_cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    links_status_api_links_status_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    onboarding_state_api_onboarding_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    dismiss_onboarding_api_onboarding_dismiss_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    list_watch_profiles_api_profiles_get: {
         parameters: {
             query?: {
                 kind?: string | null;
@@ -2173,7 +6986,7 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    createWatchProfile: {
+    create_watch_profile_api_profiles_post: {
         parameters: {
             query?: never;
             header?: never;
@@ -2182,7 +6995,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WatchProfileCreateRequest"];
+                "application/json": components["schemas"]["WatchProfileBody"];
             };
         };
         responses: {
@@ -2202,12 +7015,91 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getWatchProfile: {
+    import_watch_profiles_api_profiles_import_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileImportBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    profile_matches_for_documents_api_profiles_matches_for_documents_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileMatchesForDocumentsBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    list_starter_profiles_api_profiles_starter_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_watch_profile_api_profiles__profile_id__get: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description A watch-profile id. */
                 profile_id: number;
             };
             cookie?: never;
@@ -2230,7 +7122,117 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getProfileMatches: {
+    update_watch_profile_api_profiles__profile_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profile_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchProfileBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    delete_watch_profile_api_profiles__profile_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profile_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    export_watch_profile_api_profiles__profile_id__export_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profile_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_watch_profile_lifecycle_api_profiles__profile_id__lifecycle_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                profile_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_watch_profile_matches_api_profiles__profile_id__matches_get: {
         parameters: {
             query?: {
                 limit?: number;
@@ -2238,7 +7240,6 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A watch-profile id. */
                 profile_id: number;
             };
             cookie?: never;
@@ -2261,7 +7262,35 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    runSweep: {
+    list_reading_queue_api_reading_queue_get: {
+        parameters: {
+            query?: {
+                status?: string | null;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadingQueuePage"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    save_to_reading_queue_api_reading_queue_post: {
         parameters: {
             query?: never;
             header?: never;
@@ -2270,7 +7299,329 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SweepRequest"];
+                "application/json": components["schemas"]["ReadingQueueSaveBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: the 2.3 handler is not public: reading_queue.save returns the entry, but whether the route answers it as is or wrapped is not established; no recorded answer */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    set_reading_queue_status_api_reading_queue__document_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReadingQueueStatusBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: the 2.3 handler is not public: reading_queue.set_status returns the entry, but whether the route answers it as is or wrapped is not established; no recorded answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    remove_from_reading_queue_api_reading_queue__document_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: the 2.3 handler is not public: reading_queue.remove returns whether a row went, but the route's answer is not established; no recorded answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    renderer_heartbeat_api_renderer_heartbeat_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        ttl_sec: number;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    repositories_catalog_api_repositories_catalog_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogEntry"][];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    restore_stage_api_restore_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    restore_acknowledge_api_restore_acknowledge_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    restore_cancel_api_restore_cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    restore_delete_undo_api_restore_undo_copy_delete_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminConfirmBody"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    list_routines_api_routines_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutineRow"][];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    create_routine_api_routines_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoutineCreate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutineCreated"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_routine_api_routines__routine_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                routine_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutineDetail"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    update_routine_endpoint_api_routines__routine_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                routine_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoutineUpdate"];
             };
         };
         responses: {
@@ -2280,24 +7631,274 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SweepAdmitted"];
+                    "application/json": {
+                        id: number;
+                    };
                 };
             };
-            400: components["responses"]["Problem"];
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
-            409: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
-            429: components["responses"]["Busy"];
             default: components["responses"]["Problem"];
         };
     };
-    runRoutine: {
+    delete_routine_endpoint_api_routines__routine_id__delete: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description A routine id. */
+                routine_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Succeeded"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    activate_routine_api_routines__routine_id__activate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                routine_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActiveState"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    routine_coverage_api_routines__routine_id__coverage_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                routine_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutineCoverage"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    deactivate_routine_api_routines__routine_id__deactivate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                routine_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActiveState"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    list_routine_deliveries_api_routines__routine_id__deliveries_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                routine_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutineDeliveries"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            404: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    list_routine_delivery_targets_api_routines__routine_id__delivery_targets_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                routine_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    add_routine_delivery_target_api_routines__routine_id__delivery_targets_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                routine_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryTargetCreate"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    update_routine_delivery_target_api_routines__routine_id__delivery_targets__target_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                routine_id: number;
+                target_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryTargetUpdate"];
+            };
+        };
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    delete_routine_delivery_target_api_routines__routine_id__delivery_targets__target_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                routine_id: number;
+                target_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    run_routine_now_api_routines__routine_id__run_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
                 routine_id: number;
             };
             cookie?: never;
@@ -2339,14 +7940,11 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    activateRoutine: {
+    get_scheduler_jobs_api_scheduler_jobs_get: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description A routine id. */
-                routine_id: number;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2357,24 +7955,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ActiveState"];
+                    "application/json": unknown[];
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
-            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
     };
-    deactivateRoutine: {
+    search_dive_api_search_dive_post: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description A routine id. */
-                routine_id: number;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiveRequest"];
             };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        execution_id: number;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    search_repositories_api_search_repositories_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2385,17 +8009,164 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ActiveState"];
+                    "application/json": unknown[];
                 };
             };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
-            404: components["responses"]["Problem"];
             422: components["responses"]["Invalid"];
             default: components["responses"]["Problem"];
         };
     };
-    getAiSettings: {
+    search_sweep_api_search_sweep_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SweepRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SweepAdmitted"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            409: components["responses"]["Problem"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["Busy"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    service_daemon_status_api_service_daemon_status_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: resmon 1.7's handler builds it field by field from daemon.lock and a health probe, differently per state; not established for 2.3 and no recorded answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    service_install_api_service_install_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ServiceInstallBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        installed: true;
+                        unit_path: string;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    service_status_api_service_status_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        installed: boolean;
+                        unit_path: string;
+                        platform: string;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    service_uninstall_api_service_uninstall_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ServiceInstallBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        installed: false;
+                        unit_path: string;
+                        removed: unknown;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_ai_settings_api_settings_ai_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -2419,7 +8190,7 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    putAiSettings: {
+    update_ai_settings_api_settings_ai_put: {
         parameters: {
             query?: never;
             header?: never;
@@ -2428,7 +8199,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SettingsUpdateRequest"];
+                "application/json": components["schemas"]["SettingsBody"];
             };
         };
         responses: {
@@ -2448,7 +8219,31 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getAssistantSettings: {
+    get_ai_cli_status_api_settings_ai_cli_status_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not known: added to resmon after 1.7: no public route code for it (the newest stored resmon.py is 1.7's) and no recorded answer in samples/ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_assistant_settings_api_settings_assistant_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -2472,7 +8267,7 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    putAssistantSettings: {
+    update_assistant_settings_api_settings_assistant_put: {
         parameters: {
             query?: never;
             header?: never;
@@ -2481,7 +8276,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SettingsUpdateRequest"];
+                "application/json": components["schemas"]["SettingsBody"];
             };
         };
         responses: {
@@ -2501,7 +8296,59 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getEmailSettings: {
+    get_cloud_settings_api_settings_cloud_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsGroup"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    update_cloud_settings_api_settings_cloud_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsUpdated"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_email_settings_api_settings_email_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -2525,7 +8372,7 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    putEmailSettings: {
+    update_email_settings_api_settings_email_put: {
         parameters: {
             query?: never;
             header?: never;
@@ -2534,7 +8381,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SettingsUpdateRequest"];
+                "application/json": components["schemas"]["SettingsBody"];
             };
         };
         responses: {
@@ -2554,7 +8401,36 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getEmbeddingsSettings: {
+    send_test_email_endpoint_api_settings_email_test_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        recipient: string;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_embedding_settings_api_settings_embeddings_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -2578,7 +8454,7 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    putEmbeddingsSettings: {
+    update_embedding_settings_api_settings_embeddings_put: {
         parameters: {
             query?: never;
             header?: never;
@@ -2587,7 +8463,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SettingsUpdateRequest"];
+                "application/json": components["schemas"]["SettingsBody"];
             };
         };
         responses: {
@@ -2607,7 +8483,7 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getStorageSettings: {
+    get_execution_settings_api_settings_execution_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -2622,7 +8498,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Settings_storage"];
+                    "application/json": {
+                        max_concurrent_executions: number;
+                        routine_fire_queue_limit: number;
+                    };
                 };
             };
             401: components["responses"]["GuardRefused"];
@@ -2631,7 +8510,7 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    putStorageSettings: {
+    update_execution_settings_api_settings_execution_put: {
         parameters: {
             query?: never;
             header?: never;
@@ -2640,7 +8519,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SettingsUpdateRequest"];
+                "application/json": components["schemas"]["ExecutionSettingsBody"];
             };
         };
         responses: {
@@ -2650,7 +8529,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SettingsUpdated"];
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        max_concurrent_executions: number;
+                        routine_fire_queue_limit: number;
+                    };
                 };
             };
             400: components["responses"]["Problem"];
@@ -2660,7 +8544,7 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    getNotificationsSettings: {
+    get_notification_settings_api_settings_notifications_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -2684,7 +8568,7 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
-    putNotificationsSettings: {
+    update_notification_settings_api_settings_notifications_put: {
         parameters: {
             query?: never;
             header?: never;
@@ -2693,7 +8577,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SettingsUpdateRequest"];
+                "application/json": components["schemas"]["SettingsBody"];
             };
         };
         responses: {
@@ -2707,6 +8591,147 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    get_storage_settings_api_settings_storage_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings_storage"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    update_storage_settings_api_settings_storage_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsUpdated"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    watchdog_report_api_watchdog_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchdogReport"];
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    watchdog_mute_api_watchdog_mute_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchdogMuteRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "muted";
+                        finding_key: string;
+                    };
+                };
+            };
+            401: components["responses"]["GuardRefused"];
+            403: components["responses"]["GuardRefused"];
+            422: components["responses"]["Invalid"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    watchdog_unmute_api_watchdog_unmute_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchdogMuteRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "unmuted";
+                        finding_key: string;
+                    };
+                };
+            };
             401: components["responses"]["GuardRefused"];
             403: components["responses"]["GuardRefused"];
             422: components["responses"]["Invalid"];

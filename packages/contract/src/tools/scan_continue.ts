@@ -13,7 +13,7 @@ export const scan_continue = writeTool({
   name: "scan_continue",
   title: "Continue scan",
   description:
-    "Send the one artifact next_action asks for: screen_scores (every batch item), gap_queries ([] skips the round) or ranked_entries (the page); none polls. An accepted artifact resent unchanged is replayed: true; changed, a conflict.",
+    "Send the one artifact next_action asks for: screen_scores (every batch item), gap_queries ([] skips the round) or ranked_entries (the page); none polls. A rank orders the whole shortlist (1 is best of all pages), so a rank already given is bad_artifact. An accepted artifact resent unchanged is replayed: true; changed, a conflict.",
   idempotent: true,
   openWorld: true,
   input: z.strictObject({

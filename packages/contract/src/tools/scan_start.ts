@@ -15,7 +15,7 @@ export const scan_start = writeTool({
   name: "scan_start",
   title: "Start scan",
   description:
-    "Start or resume a literature scan: resmon retrieves by sweeps (recorded runs), from its corpus, or both. Idempotent by scan_id; after a failed round the same call resubmits only the unfinished sweeps. Answers an envelope: do its next_action.",
+    "Start or resume a literature scan: resmon retrieves by sweeps (recorded runs), from its corpus, or both. Idempotent by scan_id; after a failed round the same call resubmits only the unfinished sweeps, and after a round that found nothing with no source answering (retry_start, payload.found_nothing) it sends the sweeps again. Coverage is resmon's per source (progress.coverage_risk). Answers an envelope: do its next_action.",
   idempotent: true,
   openWorld: true,
   input: z

@@ -6,7 +6,7 @@ export const scan_verify = writeTool({
   name: "scan_verify",
   title: "Verify scan",
   description:
-    "Check every ranked paper against resmon's record and lifecycle (basis resmon_record; nothing repaired), drop retractions, write evidence.json/md/bib. Needs every shortlisted paper ranked; a finished scan answers its stored result.",
+    "Check every ranked paper against resmon's record and lifecycle (basis resmon_record; nothing repaired), drop retractions, write evidence.json/md/bib. Needs every shortlisted paper ranked, each rank once across the whole shortlist; a finished scan answers its stored result.",
   idempotent: true,
   openWorld: false,
   input: z.strictObject({

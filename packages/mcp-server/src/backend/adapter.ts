@@ -1,7 +1,6 @@
 import {
   type ApiError,
   type ApiResult,
-  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PROBE_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   type DiscoveryRefusal,
@@ -12,6 +11,7 @@ import {
 } from "@resmon/api-client";
 import { backendUnavailable, invalidArgument, ToolError } from "../errors.js";
 import { registerSecret } from "../scrub.js";
+import { asRecord } from "../shape/values.js";
 
 /**
  * The one module that adapts @resmon/api-client for the handlers: lazy discovery, a cached
@@ -22,9 +22,12 @@ import { registerSecret } from "../scrub.js";
 export type DiscoverFn = typeof discover;
 
 export interface BackendOptions {
-  env: Record<string, string | undefined>;
+  /** What discovery reads (config.ts: Config.env). */
+  env: Readonly<Record<string, string | undefined>>;
   /** Total time one tool call's requests may take, finding resmon included, before it is backend_unavailable (default 30 s). */
   timeoutMs?: number;
+  /** The largest answer read from resmon (default the client's, 6 MiB). */
+  maxBodyBytes?: number;
   discoverFn?: DiscoverFn;
 }
 
@@ -40,24 +43,9 @@ interface Connection {
   baseUrl: string;
 }
 
-/** RESMON_MCP_TIMEOUT_MS: the time one tool call may take (a positive integer), else undefined (the default). */
-export function timeoutFrom(env: Record<string, string | undefined>): number | undefined {
-  const raw = env.RESMON_MCP_TIMEOUT_MS;
-  if (!raw) return undefined;
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-}
-
 /** The discovery probe's timeout: resmon's 3 s, never longer than the request timeout itself. */
 export function probeTimeoutFor(timeoutMs: number | undefined): number {
   return Math.min(DEFAULT_PROBE_TIMEOUT_MS, timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
-}
-
-/** RESMON_MCP_MAX_BODY_BYTES: the largest answer read from resmon (a positive integer), else 6 MiB. */
-export function maxBodyBytesFrom(env: Record<string, string | undefined>): number {
-  const raw = env.RESMON_MCP_MAX_BODY_BYTES?.trim();
-  const n = raw ? Number(raw) : Number.NaN;
-  return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_MAX_BODY_BYTES;
 }
 
 /** How far past its deadline one tool call's requests may run, finding resmon included: the bound is timeout + 1 s, and most of that second is left for a loaded machine to frame and write the answer (a load average of 19 on 2 cores took 300 ms). */
@@ -136,12 +124,12 @@ export class Backend {
 
   private async discoverOnce(): Promise<Connection> {
     const discoverFn = this.options.discoverFn ?? discover;
-    const { timeoutMs } = this.options;
+    const { timeoutMs, maxBodyBytes } = this.options;
     const found = await discoverFn({
       env: this.options.env,
       // The probe never outlasts the call's own timeout, so a call that discovers ends within it too.
       probeTimeoutMs: probeTimeoutFor(timeoutMs),
-      maxBodyBytes: maxBodyBytesFrom(this.options.env),
+      ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
       // The token the client sends, as read: a second read of the file could find another one.
       onToken: registerSecret,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
@@ -299,12 +287,6 @@ function conflictHeaders(error: ApiError): Record<string, unknown> {
   const id = Number(headers["x-resmon-execution-id"]);
   if (Number.isInteger(id) && id > 0) out.execution_id = id;
   return out;
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 }
 
 export function mapApiError(error: ApiError, baseUrl: string, options: CallOptions): ToolError {

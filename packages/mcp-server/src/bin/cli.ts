@@ -1,6 +1,6 @@
 #!/usr/bin/env node
+import { helpLines, readConfig, startupLines } from "../config.js";
 import { WRITE_TOOL_COUNT } from "../generated/identity.js";
-import { isReadOnly } from "../host-info.js";
 import { log } from "../log.js";
 import { startStdio } from "../protocol/stdio.js";
 import { PACKAGE_VERSION } from "../version.js";
@@ -32,19 +32,17 @@ async function main(): Promise<void> {
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stderr.write(
       "resmon-mcp: a stdio MCP server for a running resmon.\n" +
-        "Environment: RESMON_PORT or RESMON_PORT_FILE (which resmon), RESMON_STATE_DIR (where its token is),\n" +
-        "RESMON_MCP_READ_ONLY=1 (reads only), RESMON_MCP_TIMEOUT_MS (per request, default 30000),\n" +
-        "RESMON_MCP_MAX_BODY_BYTES (largest answer read, default 6 MiB),\n" +
-        "RESMON_MCP_SCAN_DATA (scan state), RESMON_MCP_SCAN_WAIT_MS (per scan call, default 20000),\n" +
-        "RESMON_MCP_FAST_PATH=0 (every tools/call through the SDK).\n" +
+        `Environment:\n${helpLines().join("\n")}\n` +
         "`resmon-mcp doctor` prints what discovery sees and what to do; exit 0 only when a resmon answered.\n" +
         "`resmon-mcp doctor --tools` also calls every read tool and checks each answer against the contract;\n" +
         `add --writes to call the ${WRITE_TOOL_COUNT} writes too (it says first what it will create or start).\n`,
     );
     return;
   }
+  const config = readConfig();
+  for (const line of startupLines(config)) log(line);
   const entry = startStdio({
-    readOnly: isReadOnly(process.env),
+    readOnly: config.readOnly,
     input: process.stdin,
     output: process.stdout,
     load: () =>
@@ -68,11 +66,16 @@ async function main(): Promise<void> {
 // A closed stdout or stderr (the harness went away, or `resmon-mcp doctor | head`) ends the process:
 // reporting it on a closed stderr would only raise another EPIPE, and loop.
 const isBrokenPipe = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (err) => {
-    if (isBrokenPipe(err)) process.exit(process.exitCode ?? 0);
-  });
-}
+process.stderr.on("error", (err) => {
+  if (isBrokenPipe(err)) process.exit(process.exitCode ?? 0);
+});
+// Any other stdout error (ENOBUFS, EIO…) has lost a frame the harness waits for: going on would
+// leave it waiting for ever, so it ends the process, with one line on stderr saying why.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (isBrokenPipe(err)) process.exit(process.exitCode ?? 0);
+  log(`stdout failed (${err.code ?? err.name}): stopping, since an answer could not be written`);
+  process.exit(1);
+});
 process.on("uncaughtException", (err) => {
   if (isBrokenPipe(err)) process.exit(process.exitCode ?? 0);
   log(`unexpected: ${err.name}`);

@@ -19,7 +19,8 @@ import {
   tokenFileFor,
 } from "@resmon/api-client";
 import { CONTRACT_VERSION } from "@resmon/mcp-contract";
-import { maxBodyBytesFrom, probeTimeoutFor, timeoutFrom } from "../backend/adapter.js";
+import { probeTimeoutFor } from "../backend/adapter.js";
+import { type Config, readConfig, VARIABLES } from "../config.js";
 import { boundEchoes } from "../errors.js";
 import { registerSecret, scrub } from "../scrub.js";
 import { PACKAGE_VERSION } from "../version.js";
@@ -37,17 +38,6 @@ export interface DoctorOptions {
   /** With tools: the server to start (default this bin). */
   server?: { command: string; args: string[] };
 }
-
-/** The variables discovery and the server read, and what each names. */
-const VARIABLES: readonly [string, string][] = [
-  ["RESMON_PORT", "which resmon: its port, named outright"],
-  ["RESMON_PORT_FILE", "which resmon: the port file it writes"],
-  ["RESMON_DB_PATH", "which resmon: its database (the port file is resmon.port beside it)"],
-  ["RESMON_STATE_DIR", "where that resmon's token file is"],
-  ["RESMON_MCP_READ_ONLY", "exactly 1: reads only"],
-  ["RESMON_MCP_TIMEOUT_MS", "time one tool call's requests may take in all, in ms"],
-  ["RESMON_MCP_MAX_BODY_BYTES", "largest answer read from resmon, in bytes (default 6 MiB)"],
-];
 
 /** For each way discovery can refuse: what to do about it. */
 export const WHAT_TO_DO: Readonly<Record<RefusalKind, string>> = {
@@ -97,8 +87,10 @@ const PORT_FILE_FROM = {
   default: "the packaged app's default",
 } as const;
 
-function shown(name: string, value: string | undefined): string {
+function shown(name: string, value: string | undefined, config: Config): string {
   if (value === undefined || value.trim() === "") return "(not set)";
+  const problem = config.problems.find((p) => p.variable === name);
+  if (problem) return `NOT USED: ${problem.message}`;
   // A port or a switch is short; a long value in RESMON_PORT could be anything, so it is not echoed.
   if ((name === "RESMON_PORT" || name.startsWith("RESMON_MCP_")) && value.trim().length > 12)
     return "(set to a long value, not shown)";
@@ -191,7 +183,8 @@ function healthLines(health: unknown): string[] {
 }
 
 export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
-  const env = opts.env ?? process.env;
+  const config = readConfig(opts.env);
+  const { env } = config;
   const platform = opts.platform ?? process.platform;
   const homedir = opts.homedir ?? osHomedir();
   const out = opts.write ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -200,7 +193,8 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   write(`resmon-mcp doctor — @resmon/mcp-server ${PACKAGE_VERSION}, contract ${CONTRACT_VERSION}`);
   write("");
   write("Variables");
-  for (const [name, what] of VARIABLES) write(`  ${name.padEnd(26)} ${shown(name, env[name])}   [${what}]`);
+  for (const v of VARIABLES)
+    write(`  ${v.name.padEnd(26)} ${shown(v.name, env[v.name], config)}   [${v.names}]`);
 
   let token = "";
   const found = await discover({
@@ -208,8 +202,8 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
     platform,
     homedir,
     // The server's own probe timeout, so "a harness reaches it" is said only when the server would.
-    probeTimeoutMs: opts.probeTimeoutMs ?? probeTimeoutFor(timeoutFrom(env)),
-    maxBodyBytes: maxBodyBytesFrom(env),
+    probeTimeoutMs: opts.probeTimeoutMs ?? probeTimeoutFor(config.timeoutMs),
+    ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
     onToken: (value) => {
       token = value;
       registerSecret(value);
@@ -262,6 +256,11 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
     const caveat = warnings.length
       ? ` (${warnings.length} warning${warnings.length > 1 ? "s" : ""} above)`
       : "";
+    if (config.problems.length > 0) {
+      // resmon answered, but the server would refuse the calls these variables govern.
+      for (const p of config.problems) write(`Refused (bad_configuration): ${p.message}`);
+      return 1;
+    }
     write(`OK: a resmon answered. A harness started with these variables reaches it${caveat}.`);
     if (opts.tools) return (await liveCheck(opts, env, token, write)) ? 0 : 1;
     return 0;

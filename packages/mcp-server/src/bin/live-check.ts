@@ -113,7 +113,7 @@ class Checker {
     this.called.add(name);
     let frame: Body;
     try {
-      frame = await this.#peer.request("tools/call", { name, arguments: args });
+      frame = (await this.#peer.request("tools/call", { name, arguments: args })).message;
     } catch (error) {
       this.record({ label, ok: false, note: error instanceof Error ? error.message : "no answer" });
       return undefined;
@@ -284,7 +284,7 @@ async function checkToolsList(c: Checker, peer: StdioPeer, readOnly: boolean): P
   const expected = readOnly ? [...READ_TOOLS] : [...READ_TOOLS, ...WRITE_TOOLS];
   let names: string[] = [];
   try {
-    const frame = await peer.request("tools/list", {});
+    const frame = (await peer.request("tools/list", {})).message;
     const tools = isRecord(frame.result) && Array.isArray(frame.result.tools) ? frame.result.tools : [];
     names = tools.map((t) => (isRecord(t) && typeof t.name === "string" ? t.name : ""));
   } catch (error) {

@@ -19,7 +19,6 @@ import {
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { takeArrival } from "./arrivals.js";
-import { callResult, createFastCalls } from "./fast-call.js";
 
 export type { JSONRPCMessage, Transport };
 
@@ -68,11 +67,13 @@ function refuseElicitationSchemas(): never {
   throw new Error("resmon-mcp does not elicit input from the client, so it validates no elicitation schema.");
 }
 
-type OpeningAnswer = { _meta?: Record<string, unknown> } & Record<string, unknown>;
-type Internals = {
-  _oninitialize(request: unknown): Promise<OpeningAnswer>;
-  _ondiscover(): OpeningAnswer;
-};
+/** The tools/call result for an outcome: what the SDK's handler returns. */
+function callResult(outcome: ToolCallOutcome): CallToolResult {
+  const result: CallToolResult = { content: [{ type: "text", text: outcome.text }] };
+  if (outcome.structured) result.structuredContent = outcome.structured;
+  if (outcome.isError) result.isError = true;
+  return result;
+}
 
 /** One Server for one connection, in either era (serveStdio decides which). */
 function buildServer(host: ToolHost): Server {
@@ -83,26 +84,42 @@ function buildServer(host: ToolHost): Server {
     // never needed: one that refuses stands in, and start-up does not build it.
     jsonSchemaValidator: { getValidator: refuseElicitationSchemas },
   });
-  // The SDK builds both opening answers; we only add our _meta to them, never re-implement them.
-  const internals = server as unknown as Internals;
-  const withMeta = (answer: OpeningAnswer): OpeningAnswer => ({
-    ...answer,
-    _meta: { ...(answer._meta ?? {}), ...host.initializeMeta },
-  });
-  const sdkInitialize = internals._oninitialize.bind(server);
-  server.setRequestHandler("initialize", async (request) => withMeta(await sdkInitialize(request)) as never);
-  const sdkDiscover = internals._ondiscover.bind(server);
-  internals._ondiscover = () => withMeta(sdkDiscover());
-
   // Entries go out as built: the SDK does not re-validate tools/list, so resmon's top-level
   // requires_confirmation reaches a raw-JSON reader intact.
   server.setRequestHandler("tools/list", async () => ({ tools: host.listTools() }) as never);
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     const receivedAt = takeArrival(ctx.mcpReq.id);
     const outcome = await host.callTool(request.params.name, request.params.arguments, receivedAt);
-    return callResult(outcome) as CallToolResult;
+    return callResult(outcome);
   });
   return server;
+}
+
+/** The methods whose answers (the SDK's own, built by its Server) carry the host's `_meta` too. */
+const OPENING_METHODS: ReadonlySet<unknown> = new Set(["initialize", "server/discover"]);
+
+/**
+ * The SDK's answers to the opening requests, with the host's `_meta` (contract version, read-only)
+ * added as they go out. The SDK exposes no hook for an opening answer's `_meta`, so this is done
+ * on the wire, between its Server and the transport, by request id: `noteInbound` sees every
+ * message the SDK is given, `outbound` every message it sends.
+ */
+function openingMeta(meta: Record<string, unknown>) {
+  const openingIds = new Set<unknown>();
+  return {
+    noteInbound(message: JSONRPCMessage): void {
+      const m = message as Json;
+      if (OPENING_METHODS.has(m.method) && m.id !== undefined) openingIds.add(m.id);
+    },
+    outbound(message: JSONRPCMessage): JSONRPCMessage {
+      const m = message as Json;
+      if ("method" in m || !openingIds.delete(m.id)) return message;
+      const result = m.result as Json | undefined;
+      if (result === undefined) return message;
+      const own = (result._meta ?? {}) as Json;
+      return { ...m, result: { ...result, _meta: { ...own, ...meta } } } as JSONRPCMessage;
+    },
+  };
 }
 
 export interface Session {
@@ -113,8 +130,6 @@ export interface Session {
 
 export interface SessionOptions {
   onError?: (error: Error) => void;
-  /** Answer a 2025-era session's plain tools/call without the SDK (fast-call.ts; default true). */
-  fastPath?: boolean;
 }
 
 /**
@@ -127,21 +142,11 @@ export function serveSession(
   options: SessionOptions = {},
 ): Session {
   let open = true;
-  const fast =
-    options.fastPath === false
-      ? undefined
-      : createFastCalls({
-          legacyVersions: LEGACY_PROTOCOL_VERSIONS,
-          call: (name, args, id) => host.callTool(name, args, takeArrival(id)),
-          send: (message) => send(message as JSONRPCMessage),
-          isOpen: () => open,
-          ...(options.onError ? { onError: options.onError } : {}),
-        });
+  const opening = openingMeta(host.initializeMeta);
   const transport: Transport = {
     async start() {},
     async send(message) {
-      fast?.sent(message as Json);
-      if (open) await send(message);
+      if (open) await send(opening.outbound(message));
     },
     async close() {
       if (!open) return;
@@ -155,7 +160,8 @@ export function serveSession(
   });
   return {
     deliver: (message) => {
-      if (!open || fast?.take(message as Json)) return;
+      if (!open) return;
+      opening.noteInbound(message);
       transport.onmessage?.(message);
     },
     close: () => handle.close(),
@@ -163,6 +169,19 @@ export function serveSession(
 }
 
 /** Serve one connection over a transport of the caller's (tests: an in-memory pair). */
-export function serveTransport(host: ToolHost, transport: Transport): { close(): Promise<void> } {
+export function serveTransport(host: ToolHost, wire: Transport): { close(): Promise<void> } {
+  const opening = openingMeta(host.initializeMeta);
+  // The SDK drives this wrapper as it would `wire`; only the opening answers are touched.
+  const transport: Transport = {
+    start: () => wire.start(),
+    close: () => wire.close(),
+    send: (message, options) => wire.send(opening.outbound(message), options),
+  };
+  wire.onmessage = (message, extra) => {
+    opening.noteInbound(message);
+    transport.onmessage?.(message, extra);
+  };
+  wire.onclose = () => transport.onclose?.();
+  wire.onerror = (error) => transport.onerror?.(error);
   return serveStdio(() => buildServer(host), { transport });
 }

@@ -3,12 +3,15 @@
  * is answered by the front from the SDK's recorded answers (front.ts) while the SDK loads; then the
  * SDK's serveStdio serves the session, handed parsed messages: first the ones the front took (their
  * answers, already given, are dropped by id, as messages), then everything after. stdout carries
- * only JSON-RPC frames, each written once, scrubbed.
+ * only JSON-RPC frames, each written once, scrubbed, and only as fast as the reader takes them
+ * (frame-writer.ts), with at most MAX_OPEN_CALLS tool calls held at once (call-gate.ts).
  */
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { scrub } from "../scrub.js";
 import { noteArrival } from "./arrivals.js";
+import { createCallGate } from "./call-gate.js";
+import { createFrameWriter, type FrameOutput } from "./frame-writer.js";
 import { createFront } from "./front.js";
 import { createLineReader, invalidMessageAnswer, isPlain } from "./lines.js";
 
@@ -32,7 +35,7 @@ export interface LoadedServer {
 export interface StdioOptions {
   readOnly: boolean;
   input: Readable;
-  output: Pick<NodeJS.WritableStream, "write" | "once">;
+  output: FrameOutput;
   load(): Promise<LoadedServer>;
   /** Called once stdin has ended (after the session was closed) or loading failed. */
   onEnd(): void;
@@ -59,11 +62,27 @@ function claimedVersion(message: Json): string | undefined {
 
 const isCallId = (id: unknown): id is string | number => typeof id === "string" || typeof id === "number";
 
+/**
+ * Tool calls held at once, running or with their answer waiting for stdout: beyond this, stdin is
+ * not read until one is answered. Measured with 200 concurrent 100-paper pages of ~240 KiB a frame
+ * and a slow reader, the server's peak RSS was 144–183 MB with 8 and 189 MB with 16 (the V8 heap
+ * grows ahead of its collections), so 8, which a harness rarely exceeds in flight.
+ */
+export const MAX_OPEN_CALLS = 8;
+
+const callIdOf = (value: unknown): string | number | undefined =>
+  isPlain(value) && value.method === "tools/call" && isCallId(value.id) ? value.id : undefined;
+const cancelledIdOf = (message: Json): string | number | undefined => {
+  if (message.method !== "notifications/cancelled" || !isPlain(message.params)) return undefined;
+  const id = message.params.requestId;
+  return isCallId(id) ? id : undefined;
+};
+
 export function startStdio(options: StdioOptions): StdioEntry {
-  const { output } = options;
   const decoder = new StringDecoder("utf8");
-  const writeFrame = (frame: string): boolean => output.write(scrub(frame));
-  const writeMessage = (message: unknown) => writeFrame(`${JSON.stringify(message)}\n`);
+  const writer = createFrameWriter(options.output);
+  const writeFrame = (frame: string): Promise<void> => writer.write(scrub(frame));
+  const writeMessage = (message: unknown) => void writeFrame(`${JSON.stringify(message)}\n`);
   const front = createFront(options.readOnly, writeFrame);
 
   let state: "front" | "loading" | "sdk" | "closed" = "front";
@@ -77,8 +96,9 @@ export function startStdio(options: StdioOptions): StdioEntry {
   const send = async (message: Message) => {
     const id = message.id;
     if (!("method" in message) && typeof id === "string" && replayIds.delete(id)) return;
-    // Resolve once the frame is written or, under backpressure, drained (as the SDK's transport).
-    if (!writeMessage(message)) await new Promise((resolve) => output.once("drain", resolve));
+    // Resolves once stdout has taken the frame; only then is the call's place given to the next.
+    await writeFrame(`${JSON.stringify(message)}\n`);
+    if (!("method" in message) && isCallId(id)) gate.closed(id);
   };
 
   const toSdk = (value: unknown, plain: boolean) => {
@@ -96,8 +116,19 @@ export function startStdio(options: StdioOptions): StdioEntry {
       writeMessage(server.unsupportedVersion(message.id as string | number, claimed));
       return;
     }
+    const callId = callIdOf(message);
+    if (callId !== undefined) gate.opened(callId);
+    const cancelled = cancelledIdOf(message);
+    // The SDK answers nothing to a call the client cancelled: its place is free now.
+    if (cancelled !== undefined) gate.closed(cancelled);
     session?.deliver(message);
   };
+  const gate = createCallGate({
+    maxOpen: MAX_OPEN_CALLS,
+    dispatch: toSdk,
+    pause: () => options.input.pause(),
+    resume: () => options.input.resume(),
+  });
 
   const finish = async () => {
     if (state === "loading") return; // the hand-over finishes it
@@ -128,14 +159,14 @@ export function startStdio(options: StdioOptions): StdioEntry {
       session.deliver({ ...message, id } as unknown as Message);
     }
     taken.length = 0;
-    for (const { value, plain } of queued.splice(0)) toSdk(value, plain);
+    for (const { value, plain } of queued.splice(0)) gate.offer(value, plain, callIdOf(value));
     if (ended) await finish();
   };
 
   const reader = createLineReader({
     deliver(value, plain) {
       if (isPlain(value) && value.method === "tools/call" && isCallId(value.id)) noteArrival(value.id);
-      if (state === "sdk") return toSdk(value, plain);
+      if (state === "sdk") return gate.offer(value, plain, callIdOf(value));
       if (state === "front" && plain && front.take(value as Json)) {
         taken.push(value as Json);
         // The session is under way: load the rest now, while the harness reads the list.

@@ -11,9 +11,10 @@ import { log } from "../log.js";
 /**
  * zod's abortEarly (what its own validate() passes; the public ParseContext type omits it): stop at
  * the first issue, which is all a refusal names. Otherwise a reply of a million malformed rows, well
- * under the body ceiling, cost a million issues (3.4 GB RSS and 77 s were measured).
+ * under the body ceiling, cost a million issues (3.4 GB RSS and 77 s were measured). The server's
+ * argument check (server.ts) passes it too.
  */
-const FIRST_ISSUE_ONLY = { abortEarly: true } as Parameters<ToolDef["output"]["safeParse"]>[1];
+export const FIRST_ISSUE_ONLY = { abortEarly: true } as Parameters<ToolDef["output"]["safeParse"]>[1];
 
 export function answerOf<N extends ToolName>(name: N, value: Record<string, unknown>): ToolResult<N> {
   const checked = TOOL_BY_NAME[name].output.safeParse(value, FIRST_ISSUE_ONLY);

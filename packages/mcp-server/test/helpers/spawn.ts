@@ -1,7 +1,7 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { StdioPeer } from "../../src/bin/stdio-peer.js";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -18,22 +18,35 @@ export const HAVE_CLI = existsSync(CLI);
 
 export { cleanEnv } from "@resmon/testkit";
 
-/** A raw JSON-RPC conversation with `node dist/bin/cli.js`, reading frames exactly as written to stdout. */
+/**
+ * A raw JSON-RPC conversation with the shipped bin, through the workspace's one stdio peer,
+ * reading frames exactly as written to stdout (every byte kept in `stdout`).
+ */
 export class RawServer {
-  readonly child: ChildProcessWithoutNullStreams;
-  stdout = "";
-  stderr = "";
+  readonly peer: StdioPeer;
   private waiters: Array<() => void> = [];
 
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, [CLI], { env, stdio: ["pipe", "pipe", "pipe"] });
-    this.child.stdout.on("data", (chunk: Buffer) => {
-      this.stdout += chunk.toString("utf8");
+    this.peer = new StdioPeer({ command: process.execPath, args: [CLI], env });
+    this.peer.onLine(() => {
       for (const wake of this.waiters.splice(0)) wake();
     });
-    this.child.stderr.on("data", (chunk: Buffer) => {
-      this.stderr += chunk.toString("utf8");
-    });
+  }
+
+  get child(): StdioPeer["child"] {
+    return this.peer.child;
+  }
+
+  get stdout(): string {
+    return this.peer.stdout;
+  }
+
+  get stderr(): string {
+    return this.peer.stderr;
+  }
+
+  send(message: Record<string, unknown>): void {
+    this.peer.send(message);
   }
 
   /** The complete frames so far: a line still being written (a large answer) is not one yet. */
@@ -45,10 +58,7 @@ export class RawServer {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
   }
 
-  send(message: Record<string, unknown>): void {
-    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
-  }
-
+  /** The answer to a request with this test's own `id` (the frames are read as written). */
   async request(
     id: number,
     method: string,
@@ -78,11 +88,6 @@ export class RawServer {
   }
 
   async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
-    this.child.stdin.end();
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
-    await exited;
-    clearTimeout(timer);
+    await this.peer.close(5000);
   }
 }

@@ -27,10 +27,12 @@ export async function driveToEnd(
   engine: ScanEngine,
   first: ScanEnvelope,
   maxCalls = 200,
+  firstRank = 1,
 ): Promise<ScanEnvelope[]> {
   const seen = [first];
   let env = first;
-  let rank = 1;
+  // A rank orders the whole shortlist: pages go on from the ranks already given.
+  let rank = firstRank;
   for (let i = 0; i < maxCalls && env.next_action !== "complete"; i++) {
     const scan_id = env.scan_id;
     const payload = env.payload as Record<string, { items: Item[] }>;

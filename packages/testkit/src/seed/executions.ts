@@ -240,7 +240,7 @@ function preprintRun(id: number, day: number, docs: number[]): Execution {
       outcome("medrxiv", "ok", 0, {
         recorded_at: `2026-05-${pad(day)} 05:01:30`,
         in_part: !inPart,
-        zero_reason: inPart ? "genuine_empty" : "answered_in_part",
+        zero_reason: inPart ? "answered_empty" : "answered_in_part",
         zero_detail: inPart
           ? null
           : {
@@ -310,7 +310,7 @@ export function historyExecutions(
         }),
         outcome("openalex", "ok", 0, {
           recorded_at: "2026-06-01 06:44:00",
-          zero_reason: "genuine_empty",
+          zero_reason: "answered_empty",
           sent: ["search=graph neural network"],
         }),
       ],
@@ -379,7 +379,7 @@ export function historyExecutions(
               : status === "completed"
                 ? [
                     outcome(source, "ok", docs.length, {
-                      zero_reason: docs.length ? null : "genuine_empty",
+                      zero_reason: docs.length ? null : "answered_empty",
                       recorded_at: `2026-${pad(month)}-${pad(day)} 0${n % 9}:05:00`,
                       sent: [topic.words.join(" ")],
                     }),

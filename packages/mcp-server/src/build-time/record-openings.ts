@@ -1,16 +1,17 @@
 /**
- * Records the opening answers of the real server (createServer over the SDK's serveStdio), in both
+ * Build-time code (nothing the server runs imports this folder). Records the opening answers of the real server (createServer over the SDK's serveStdio), in both
  * eras, full and read-only, for the start-up front to give before the SDK is loaded. Run by
  * gen-first-answers.mjs at build time (it writes generated/first-answers.ts) and by `pnpm check`
  * (which fails when the SDK would now answer differently from what is committed).
  */
-import { createServer } from "../server.js";
+
 import {
   type JSONRPCMessage,
   LEGACY_FALLBACK_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSIONS,
-} from "./sdk.js";
+} from "../protocol/sdk.js";
+import { createServer } from "../server.js";
 
 type Json = Record<string, unknown>;
 
