@@ -1,3 +1,6 @@
+import { readdir } from "node:fs/promises";
+import { homedir } from "node:os";
+import { readSmallFile, resolveStateDir } from "@resmon/api-client";
 import type { ToolName, ToolResult } from "@resmon/mcp-contract";
 import {
   createScanEngine,
@@ -6,42 +9,70 @@ import {
   type ScanEnvelope,
   ScanError,
 } from "@resmon/scan";
-import type { Backend } from "./backend/adapter.js";
 import type { Config } from "./config.js";
 import type { Ctx } from "./context.js";
 import { ToolError } from "./errors.js";
+import { registerSecret, scrub } from "./scrub.js";
 import { answerOf } from "./shape/answer.js";
 
 /**
- * The glue between the scan engine and the tools: one engine per server process, connecting through
- * the server's own discovery, and every ScanError turned into the contract's error through the funnel.
+ * The glue between the scan engine and the tools: one engine per server process; every call asks
+ * resmon through the tool call's CallBackend (its deadline, the one error mapping), everything the
+ * engine writes to disk goes through the same scrubber as stdout, and every ScanError is turned
+ * into the contract's error through the funnel.
  */
 
-/** The engine for this server's configuration (config.ts), connecting through the server's discovery. */
-export function scanEngineFor(backend: Backend, config: Config): ScanEngine {
+/**
+ * Learn the tokens of this state directory without asking resmon (scan_result runs no discovery):
+ * every api-token-<port> file there, read as discovery reads one (small, regular), so the scrubber
+ * knows what discovery would have read.
+ */
+async function learnTokens(env: Record<string, string | undefined>): Promise<void> {
+  const stateDir = resolveStateDir(process.platform, env, homedir());
+  let names: string[];
+  try {
+    names = await readdir(stateDir);
+  } catch {
+    return;
+  }
+  for (const name of names.filter((n) => /^api-token-\d+$/.test(n)).slice(0, 64)) {
+    const read = await readSmallFile(`${stateDir}/${name}`);
+    if (read.ok) registerSecret(read.text);
+  }
+}
+
+/** The engine for this server's configuration (config.ts). */
+export function scanEngineFor(config: Config): ScanEngine {
   const { scanWaitMs } = config;
-  return createScanEngine({
-    connect: () => backend.client(),
+  const engine = createScanEngine({
     dataDir: config.scanDataDir ?? defaultScanDataDir(config.env),
+    scrub,
     ...(scanWaitMs !== undefined ? { waitMs: scanWaitMs } : {}),
   });
+  return {
+    ...engine,
+    async result(args) {
+      await learnTokens(config.env);
+      return engine.result(args);
+    },
+  };
 }
 
 /**
- * Run one engine call: its envelope checked against the tool's row, a refusal made a ToolError,
+ * Run one engine call with this tool call's backend: its envelope checked against the tool's row, a
+ * refusal made a ToolError (the adapter's own, with the scan's stage added, when a request failed),
  * anything else passed to the funnel as it is.
  */
 export async function runScan<N extends ToolName>(
   name: N,
   ctx: Ctx,
-  call: (engine: ScanEngine) => Promise<ScanEnvelope>,
+  call: (engine: ScanEngine, backend: Ctx["backend"]) => Promise<ScanEnvelope>,
 ): Promise<ToolResult<N>> {
   try {
-    return answerOf(name, { ...(await call(ctx.scan())) });
+    return answerOf(name, { ...(await call(ctx.scan(), ctx.backend)) });
   } catch (err) {
     if (!(err instanceof ScanError)) throw err;
-    // The engine met a backend that went away or restarted: look for it afresh on the next call.
-    if (err.code === "backend_unavailable") await ctx.backend.forget();
-    throw new ToolError(err.code, err.message, err.detail);
+    const from = err.cause instanceof ToolError ? err.cause : undefined;
+    throw new ToolError(err.code, err.message, err.detail, from?.unavailable);
   }
 }

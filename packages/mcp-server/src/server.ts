@@ -133,7 +133,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   let scanEngine: ScanEngine | undefined;
   const scan = () => {
     refuseMisconfigured(config, "scan tools");
-    scanEngine ??= scanEngineFor(backend, config);
+    scanEngine ??= scanEngineFor(config);
     return scanEngine;
   };
   // Built on first use: the bin's start-up front answers tools/list from generated text, so after

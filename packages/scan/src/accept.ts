@@ -13,7 +13,7 @@ import { ScanError } from "./errors.js";
 import { advance, nextActionOf } from "./machine.js";
 import { planTasks } from "./retrieval.js";
 import type { Page, ScanState } from "./state.js";
-import { nextStep as nextStepOf } from "./steps.js";
+import { nextStep as nextStepOf, type Step } from "./steps.js";
 import type { GapQuery, RankedEntry, ScanEnvelope, ScreenScore } from "./types.js";
 
 export function cleanScores(scores: readonly ScreenScore[]): ScreenScore[] {
@@ -40,6 +40,18 @@ export function cleanEntries(entries: readonly RankedEntry[]): RankedEntry[] {
   });
 }
 
+/** The step an artifact answers, or the wrong-phase refusal when the scan is asking for something else. */
+function expectStep<K extends Step["kind"]>(
+  state: ScanState,
+  kind: K,
+  artifact: string,
+): Extract<Step, { kind: K }> {
+  const step = nextStepOf(state);
+  if (step.kind === kind) return step as Extract<Step, { kind: K }>;
+  if (step.kind === "complete") throw wrongPhase("This scan is complete and takes nothing new.", "complete");
+  throw wrongPhase(`The scan is not asking for ${artifact} now.`, nextActionOf(state));
+}
+
 /** The accepted batch or page every sent id belongs to, if they all belong to one. */
 function acceptedHolder<T extends { doc_ids: number[]; accepted_hash: string | null }>(
   holders: readonly T[],
@@ -61,12 +73,7 @@ export async function acceptScreen(call: Call, scores: ScreenScore[]): Promise<S
     if (held.accepted_hash === hash) return envelopeOf(state, call.records, { replayed: true });
     throw alreadyAccepted("screening batch", held.index);
   }
-  const step = nextStepOf(state);
-  if (step.kind !== "screen") {
-    if (state.phase === "complete")
-      throw wrongPhase("This scan is complete and takes nothing new.", "complete");
-    throw wrongPhase("The scan is not asking for screen_scores now.", nextActionOf(state));
-  }
+  const step = expectStep(state, "screen", "screen_scores");
   checkScreenScores(
     step.batch.doc_ids,
     scores,
@@ -92,11 +99,7 @@ export async function acceptGap(call: Call, queries: GapQuery[]): Promise<ScanEn
       conflict: "already_accepted",
     });
   }
-  if (nextStepOf(state).kind !== "gap_queries") {
-    if (state.phase === "complete")
-      throw wrongPhase("This scan is complete and takes nothing new.", "complete");
-    throw wrongPhase("The scan is not asking for gap_queries now.", nextActionOf(state));
-  }
+  expectStep(state, "gap_queries", "gap_queries");
   const known = new Set(state.inputs.queries.criteria.map((c) => c.id));
   const bad = [...new Set(clean.filter((q) => !known.has(q.criterion)).map((q) => q.criterion))];
   if (clean.length > 8) {
@@ -136,12 +139,7 @@ export async function acceptRanked(call: Call, entries: RankedEntry[]): Promise<
     if (held.accepted_hash === hash) return envelopeOf(state, call.records, { replayed: true });
     throw alreadyAccepted("shortlist page", held.index);
   }
-  const step = nextStepOf(state);
-  if (step.kind !== "rank") {
-    if (state.phase === "complete")
-      throw wrongPhase("This scan is complete and takes nothing new.", "complete");
-    throw wrongPhase("The scan is not asking for ranked_entries now.", nextActionOf(state));
-  }
+  const step = expectStep(state, "rank", "ranked_entries");
   checkRankedPage(step.page.doc_ids, entries, ranksTaken(state.pages, step.page));
   acceptPage(step.page, entries, hash);
   call.save();

@@ -100,6 +100,7 @@ function checkPlan(plan: ScanStartArgs["queries"]): StartInputs["queries"] {
       throw invalidArgument(`queries.queries[${i}].kind`, `kind is one of ${QUERY_KINDS.join(", ")}.`);
     }
     const mustNot = q.must_not ?? [];
+    checkListLength(mustNot, `queries.queries[${i}].must_not`, "must_not");
     if (!Array.isArray(mustNot) || mustNot.some((t) => typeof t !== "string" || t.trim() === "")) {
       throw invalidArgument(`queries.queries[${i}].must_not`, "must_not is a list of non-empty strings.");
     }
@@ -115,6 +116,30 @@ function checkPlan(plan: ScanStartArgs["queries"]): StartInputs["queries"] {
   return { criteria: criteria.map((c) => ({ id: c.id, text: c.text })), queries: out };
 }
 
+/**
+ * The longest list each scan input may be (beyond these nothing useful is left: resmon has a few
+ * dozen sources, a batch 25 items, a shortlist at most 52): refused before anything is written or
+ * sent, so a 20,000-slug list cannot leave a scan stuck.
+ */
+export const LIST_LIMITS = {
+  sources: 64,
+  must_not: 32,
+  screen_scores: 100,
+  criteria_hit: 12,
+  ranked_entries: 200,
+  gap_queries: 8,
+} as const;
+
+/** invalid_argument naming `field` when `value` is a list longer than its limit. */
+export function checkListLength(value: unknown, field: string, limit: keyof typeof LIST_LIMITS): void {
+  const max = LIST_LIMITS[limit];
+  if (Array.isArray(value) && value.length > max) {
+    throw invalidArgument(field, `${field} holds ${value.length} items; at most ${max} are taken.`, {
+      max_items: max,
+    });
+  }
+}
+
 /** Validate and default the start arguments (scan_id excluded). Throws invalid_argument naming the field. */
 export function normalizeStart(args: ScanStartArgs): StartInputs {
   const brief = text(args.brief, "brief");
@@ -122,6 +147,7 @@ export function normalizeStart(args: ScanStartArgs): StartInputs {
   if (!Array.isArray(args.sources) || args.sources.length === 0) {
     throw invalidArgument("sources", "sources must name at least one source slug.");
   }
+  checkListLength(args.sources, "sources", "sources");
   const sources = [...new Set(args.sources.map((s, i) => text(s, `sources[${i}]`).trim()))].sort();
   const retrieval = args.retrieval ?? "sweep";
   if (!["sweep", "corpus", "both"].includes(retrieval)) {

@@ -1,37 +1,106 @@
-import type { ResmonClient } from "@resmon/api-client";
+import type { ApiResult, ResmonClient } from "@resmon/api-client";
+import { BudgetSpent, refusalOf, requestFailure, type ScanBackend } from "./backend.js";
 import { fillAbsent, type PaperRecord } from "./records.js";
 import type { RecordBook, ScanState } from "./state.js";
 import type { ScanDir } from "./store.js";
 
-/** One mutating call on one scan, under its lock: the state, the records, the client, the deadline. */
-export class Call {
-  private client: ResmonClient | null = null;
-  private runtimeChecked = false;
-  private recordsDirty = false;
-  constructor(
-    readonly dir: ScanDir,
-    public state: ScanState,
-    public records: RecordBook,
-    private readonly connect: () => Promise<ResmonClient>,
-    readonly deadline: number,
-    readonly pollMs: number,
-    readonly now: () => Date,
-    private readonly onRuntime: (call: Call, client: ResmonClient) => Promise<void>,
-  ) {}
+/**
+ * Until one request of a call has answered, each request gets at least this long (still within the
+ * tool call's own deadline, which the server's adapter keeps): a call with a small or spent wait
+ * budget still advances by one step instead of cutting every request short.
+ */
+export const FIRST_REQUEST_MS = 5_000;
+/**
+ * However small the wait budget (0 is allowed: polls do the waiting), a call's requests may run this
+ * long from its arrival, so one call still makes a pass over its round's sweeps.
+ */
+export const MIN_WORK_MS = 2_000;
 
-  async resmon(): Promise<ResmonClient> {
-    this.client ??= await this.connect();
+export interface CallOptions {
+  dir: ScanDir;
+  state: ScanState;
+  records: RecordBook;
+  /** resmon through the server's adapter, under this tool call's deadline. */
+  backend: ScanBackend;
+  /** When the tool call arrived (ms since the epoch). */
+  arrivedAt: number;
+  /** When this call stops waiting and answers (ms since the epoch): arrival + the scan's wait budget. */
+  deadline: number;
+  pollMs: number;
+  now: () => Date;
+  /** Checks the backend's runtime id against the stored one before the call's first request. */
+  onRuntime: (call: Call) => Promise<void>;
+}
+
+/** One mutating call on one scan, under its lock: the state, the records, resmon, the deadline. */
+export class Call {
+  readonly dir: ScanDir;
+  state: ScanState;
+  records: RecordBook;
+  readonly deadline: number;
+  /** No request runs past this (unless it is the call's first: FIRST_REQUEST_MS). */
+  private readonly workEnd: number;
+  readonly pollMs: number;
+  readonly now: () => Date;
+  private readonly backend: ScanBackend;
+  private readonly onRuntime: (call: Call) => Promise<void>;
+  private runtimeChecked = false;
+  private answered = false;
+  private recordsDirty = false;
+
+  constructor(options: CallOptions) {
+    this.dir = options.dir;
+    this.state = options.state;
+    this.records = options.records;
+    this.backend = options.backend;
+    this.deadline = options.deadline;
+    this.workEnd = Math.max(options.deadline, options.arrivedAt + MIN_WORK_MS);
+    this.pollMs = options.pollMs;
+    this.now = options.now;
+    this.onRuntime = options.onRuntime;
+  }
+
+  /**
+   * One request to resmon for `stage`, after the runtime check. Its failure is the server's mapped
+   * refusal (a ScanError with the stage added); the wait budget running out under it is BudgetSpent.
+   */
+  async request<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, stage: string): Promise<T> {
     if (!this.runtimeChecked) {
       this.runtimeChecked = true;
-      await this.onRuntime(this, this.client);
+      await this.onRuntime(this);
     }
-    return this.client;
+    return this.send(send, stage, true);
+  }
+
+  /** The runtime check's own request: no check before it, and it does not count as the call's step. */
+  runtimeRequest<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>): Promise<T> {
+    return this.send(send, "retrieve", false);
+  }
+
+  private async send<T>(
+    send: (client: ResmonClient) => Promise<ApiResult<T>>,
+    stage: string,
+    advancing: boolean,
+  ): Promise<T> {
+    const deadline = this.answered ? this.workEnd : Math.max(this.workEnd, Date.now() + FIRST_REQUEST_MS);
+    if (Date.now() >= deadline) throw new BudgetSpent();
+    try {
+      const data = await this.backend.call(send, { deadline });
+      if (advancing) this.answered = true;
+      return data;
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      // Cut by this call's budget, not by resmon: the next call goes on from here.
+      if (refusal.code === "backend_unavailable" && Date.now() >= deadline) throw new BudgetSpent();
+      if (advancing) this.answered = true;
+      throw requestFailure(refusal, stage, error);
+    }
   }
 
   /** Force a fresh runtime check (after a 409 instance_mismatch or a run interrupted by a restart). */
   async recheckRuntime(): Promise<void> {
-    if (!this.client) return;
-    await this.onRuntime(this, this.client);
+    await this.onRuntime(this);
   }
 
   /** Keep the first record seen for a paper: verification compares against the record at retrieval. */

@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import type { ResmonClient } from "@resmon/api-client";
 import {
   acceptGap,
   acceptRanked,
@@ -8,8 +6,16 @@ import {
   cleanScores,
   mergeFinalEntries,
 } from "./accept.js";
-import { checkScanId, differingArguments, inputsHash, normalizeStart, type StartInputs } from "./args.js";
+import {
+  checkListLength,
+  checkScanId,
+  differingArguments,
+  inputsHash,
+  normalizeStart,
+  type StartInputs,
+} from "./args.js";
 import { badArtifact, wrongPhase } from "./artifacts.js";
+import { BudgetSpent, type ScanBackend } from "./backend.js";
 import { Call } from "./call.js";
 import { envelopeOf } from "./envelope.js";
 import { ScanError } from "./errors.js";
@@ -18,7 +24,7 @@ import { advance, nextActionOf, roundFailedError } from "./machine.js";
 import { checkRuntime, planTasks, resubmitUnfinished } from "./retrieval.js";
 import type { ScanState } from "./state.js";
 import { nextStep as nextStepOf } from "./steps.js";
-import { ScanDir } from "./store.js";
+import { FILES, MAX_MARKDOWN_BYTES, ScanDir } from "./store.js";
 import type {
   ScanContinueArgs,
   ScanEnvelope,
@@ -29,21 +35,27 @@ import type {
 import { closeFoundNothing, runVerification } from "./verify-run.js";
 
 export interface ScanEngineOptions {
-  /** Resolves the discovered client. Errors propagate unchanged (after the lock is released). */
-  connect: () => Promise<ResmonClient>;
-  /** Scan state root (the server's RESMON_MCP_SCAN_DATA, else defaultScanDataDir). Dirs 0700, files 0600. */
+  /** Scan state root, an absolute path (the server's RESMON_MCP_SCAN_DATA, else defaultScanDataDir). Dirs 0700, files 0600. */
   dataDir: string;
   /** How long one mutating call may work before answering await_retrieval (default DEFAULT_SCAN_WAIT_MS). */
   waitMs?: number;
   /** Poll interval while waiting on sweeps (default 500 ms). */
   pollMs?: number;
   now?: () => Date;
+  /** resmon for every call that names none (one process, one backend: tests, scripts); the server passes its per-call one. */
+  backend?: ScanBackend;
+  /** Applied to everything written to disk, as the server's stdout is scrubbed (no token in any file). */
+  scrub?: (text: string) => string;
 }
 
+/**
+ * The four scan calls. A mutating call asks resmon through `backend`, the server's adapter for this
+ * tool call (its deadline, its error mapping); scan_result never asks resmon.
+ */
 export interface ScanEngine {
-  start(args: ScanStartArgs): Promise<ScanEnvelope>;
-  continue(args: ScanContinueArgs): Promise<ScanEnvelope>;
-  verify(args: ScanVerifyArgs): Promise<ScanEnvelope>;
+  start(args: ScanStartArgs, backend?: ScanBackend): Promise<ScanEnvelope>;
+  continue(args: ScanContinueArgs, backend?: ScanBackend): Promise<ScanEnvelope>;
+  verify(args: ScanVerifyArgs, backend?: ScanBackend): Promise<ScanEnvelope>;
   result(args: ScanResultArgs): Promise<ScanEnvelope>;
 }
 
@@ -60,7 +72,6 @@ export function newState(scanId: string, inputs: StartInputs, now: Date): ScanSt
     inputs_hash: inputsHash(inputs),
     created_at: at,
     updated_at: at,
-    phase: "retrieve",
     runtime_id: null,
     restarts: [],
     tasks: planTasks(0, inputs.queries.queries, inputs.retrieval),
@@ -90,35 +101,72 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
   const waitMs = options.waitMs ?? DEFAULT_SCAN_WAIT_MS;
   const pollMs = options.pollMs ?? 500;
   const now = options.now ?? (() => new Date());
+  const scrub = options.scrub ?? ((text: string) => text);
+
+  /** The evidence files as the person reads them: absolute paths, resolved inside the scan's directory. */
+  function withFiles(dir: ScanDir, envelope: ScanEnvelope): ScanEnvelope {
+    if (envelope.payload.files) {
+      envelope.payload.files = {
+        json: dir.file(FILES.json),
+        md: dir.file(FILES.md),
+        bib: dir.file(FILES.bib),
+      };
+    }
+    return envelope;
+  }
 
   /** Run `work` under the scan's lock, with a fresh read of its state. */
   async function locked(
     scanId: string,
     tool: string,
-    work: (dir: ScanDir, state: ScanState | undefined, open: (s: ScanState) => Call) => Promise<ScanEnvelope>,
+    given: ScanBackend | undefined,
+    work: (state: ScanState | undefined, open: (s: ScanState) => Call) => Promise<ScanEnvelope>,
     create = false,
   ): Promise<ScanEnvelope> {
-    const dir = new ScanDir(root, scanId);
+    const arrived = Date.now();
+    const backend = given ?? options.backend;
+    if (!backend)
+      throw new Error("A scan call needs a backend: pass one to the call or to createScanEngine.");
+    const dir = new ScanDir(root, scanId, scrub);
     if (create) dir.create();
     else if (dir.readState() === undefined) throw notFound(scanId);
     // Wall-clock time, not options.now: a lock's age decides whether its holder can still be alive.
-    const lock = acquireLock(dir.lockPath, tool, new Date());
+    const lock = dir.guard(dir.lockPath, "take the lock", () => acquireLock(dir.lockPath, tool, new Date()));
+    let opened: Call | undefined;
     try {
-      const open = (s: ScanState) =>
-        new Call(dir, s, dir.readRecords(), options.connect, Date.now() + waitMs, pollMs, now, checkRuntime);
-      return await work(dir, dir.readState(), open);
+      const open = (state: ScanState) => {
+        opened = new Call({
+          dir,
+          state,
+          records: dir.readRecords(),
+          backend,
+          arrivedAt: arrived,
+          deadline: arrived + waitMs,
+          pollMs,
+          now,
+          onRuntime: checkRuntime,
+        });
+        return opened;
+      };
+      return withFiles(dir, await work(dir.readState(), open));
+    } catch (error) {
+      // The wait budget ran out under a request: what is recorded stands, and the envelope says where.
+      if (!(error instanceof BudgetSpent) || !opened) throw error;
+      opened.save();
+      return withFiles(dir, envelopeOf(opened.state, opened.records));
     } finally {
       lock.release();
     }
   }
 
-  async function start(args: ScanStartArgs): Promise<ScanEnvelope> {
+  async function start(args: ScanStartArgs, backend?: ScanBackend): Promise<ScanEnvelope> {
     const scanId = checkScanId(args?.scan_id);
     const inputs = normalizeStart(args);
     return locked(
       scanId,
       "scan_start",
-      async (_dir, existing, open) => {
+      backend,
+      async (existing, open) => {
         if (existing) {
           // The stored hash decides; the names of what differs are only for the message.
           const differs =
@@ -146,12 +194,16 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     );
   }
 
-  async function continueScan(args: ScanContinueArgs): Promise<ScanEnvelope> {
+  async function continueScan(args: ScanContinueArgs, backend?: ScanBackend): Promise<ScanEnvelope> {
     const scanId = checkScanId(args?.scan_id);
     const sent = (["screen_scores", "gap_queries", "ranked_entries"] as const).filter(
       (k) => args[k] !== undefined,
     );
-    return locked(scanId, "scan_continue", async (_dir, state, open) => {
+    for (const k of sent) checkListLength(args[k], k, k);
+    for (const [i, score] of (Array.isArray(args.screen_scores) ? args.screen_scores : []).entries()) {
+      checkListLength(score?.criteria_hit, `screen_scores[${i}].criteria_hit`, "criteria_hit");
+    }
+    return locked(scanId, "scan_continue", backend, async (state, open) => {
       if (!state) throw notFound(scanId);
       const call = open(state);
       if (sent.length > 1) {
@@ -166,13 +218,15 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     });
   }
 
-  async function verify(args: ScanVerifyArgs): Promise<ScanEnvelope> {
+  async function verify(args: ScanVerifyArgs, backend?: ScanBackend): Promise<ScanEnvelope> {
     const scanId = checkScanId(args?.scan_id);
-    return locked(scanId, "scan_verify", async (_dir, state, open) => {
+    checkListLength(args.ranked_entries, "ranked_entries", "ranked_entries");
+    return locked(scanId, "scan_verify", backend, async (state, open) => {
       if (!state) throw notFound(scanId);
       const call = open(state);
       const entries = args.ranked_entries === undefined ? [] : cleanEntries(args.ranked_entries);
-      if (state.phase === "complete") {
+      const step = nextStepOf(state);
+      if (step.kind === "complete") {
         // A finished scan is final: the stored result, and nothing new.
         if (entries.length) {
           const { replayOnly } = mergeFinalEntries(structuredClone(state), entries);
@@ -181,7 +235,6 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
         }
         return envelopeOf(state, call.records);
       }
-      const step = nextStepOf(state);
       // Nothing found and no source answered: the person may close the scan with evidence that says so.
       if (step.kind === "nothing_found") closeFoundNothing(state);
       else if (step.kind !== "rank" && step.kind !== "verify") {
@@ -208,7 +261,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
 
   async function result(args: ScanResultArgs): Promise<ScanEnvelope> {
     const scanId = checkScanId(args?.scan_id);
-    const dir = new ScanDir(root, scanId);
+    const dir = new ScanDir(root, scanId, scrub);
     // Read-only and never waits on the lock: scan.json is only ever replaced whole.
     const state = dir.readState();
     if (!state) throw notFound(scanId);
@@ -216,9 +269,11 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     const kind = nextStepOf(state).kind;
     const envelope = envelopeOf(state, kind === "screen" || kind === "rank" ? dir.readRecords() : {});
     if (args.include_markdown && state.files) {
-      envelope.payload.markdown = readFileSync(state.files.md, "utf8");
+      // Only the scan's own evidence.md, by its fixed name, bounded, never through a symlink.
+      const markdown = dir.readText(FILES.md, MAX_MARKDOWN_BYTES);
+      if (markdown !== undefined) envelope.payload.markdown = markdown;
     }
-    return envelope;
+    return withFiles(dir, envelope);
   }
 
   return { start, continue: continueScan, verify, result };

@@ -8,9 +8,10 @@ import {
 } from "./coverage.js";
 import { PAGE_SIZE } from "./profile.js";
 import { clip, type PaperRecord, shortAuthors, yearOf } from "./records.js";
+import { RETRY_AFTER_CAP_MS } from "./retrieval.js";
 import { scoresById } from "./shortlist.js";
 import type { RecordBook, ScanState } from "./state.js";
-import { nextStep, type Step } from "./steps.js";
+import { nextStep, phaseOf, type Step } from "./steps.js";
 import type { NextAction, ScanEnvelope } from "./types.js";
 
 /** Abstracts in a screening batch are cut here (at a word), so a 25-item batch stays a few thousand tokens. */
@@ -37,6 +38,18 @@ function progressOf(state: ScanState): Record<string, unknown> {
     ranked,
     verified: state.verdicts ? state.verdicts.filter((v) => v.verified).length : 0,
   };
+  // resmon's run slots are full: when it said to ask again (its Retry-After, up to the cap), said here.
+  const waiting = sweeps.filter((t) => t.status === "pending" && t.retry_at);
+  if (waiting.length) {
+    const next = waiting.map((t) => t.retry_at as string).sort()[0];
+    const asked = waiting.map((t) => t.retry_after_s).filter((s): s is number => typeof s === "number");
+    progress.admission = {
+      waiting_for_slot: waiting.length,
+      next_try_at: next,
+      ...(asked.length ? { retry_after_s: Math.max(...asked) } : {}),
+      retry_after_cap_s: RETRY_AFTER_CAP_MS / 1000,
+    };
+  }
   // How many sources resmon did not record as answering every finished sweep (coverage_note names them).
   Object.assign(progress, coverageProgress(state.tasks, state.inputs.sources));
   if (state.restarts.length) {
@@ -87,6 +100,7 @@ function payloadOf(
               execution_id: t.execution_id,
               ...(t.error ? { error: t.error } : {}),
               ...(t.admission_wait_since ? { waiting_for_slot_since: t.admission_wait_since } : {}),
+              ...(t.status === "pending" && t.retry_at ? { next_try_at: t.retry_at } : {}),
             })),
           note: "resmon is working; poll with scan_continue and no artifact (scan_result reads without waiting).",
         },
@@ -247,7 +261,7 @@ export function envelopeOf(
   const { next, payload } = payloadOf(state, records, step);
   const envelope: ScanEnvelope = {
     scan_id: state.scan_id,
-    phase: state.phase,
+    phase: phaseOf(state, step),
     status: "ok",
     next_action: next,
     progress: progressOf(state),

@@ -1,18 +1,51 @@
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
+  constants,
+  fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
+  readSync,
   renameSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
 
+/** A file-system problem the scan names to the person (ScanDir turns it into a storage refusal). */
+export class StorageProblem extends Error {
+  constructor(
+    /** An errno code (ENOSPC, EACCES, …) or one of the named shapes: not_a_directory, not_a_file, symlink, too_large, short_write. */
+    readonly problem: string,
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "StorageProblem";
+  }
+}
+
+function codeOf(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Make `dir` (0700) and check that what is there is a directory, not a file or a symlink. */
 export function ensureDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // Something that is not a directory is in its place: said below as what it is.
+    if (codeOf(error) !== "EEXIST") {
+      // A recursive mkdir says ENOENT for a read-only parent: a plain one says what it is (EROFS, EACCES).
+      if (codeOf(error) === "ENOENT") mkdirSync(dir, { mode: 0o700 });
+      throw error;
+    }
+  }
+  const st = lstatSync(dir);
+  if (st.isSymbolicLink()) throw new StorageProblem("symlink", dir, "it is a symbolic link");
+  if (!st.isDirectory()) throw new StorageProblem("not_a_directory", dir, "it is not a directory");
 }
 
 /** `<file>.<pid>.<hex>.tmp`: a temp file beside `path`, named for the process writing it. */
@@ -28,22 +61,46 @@ export function tempWriter(entry: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** Create `path` exclusively (0600) holding `text`; EEXIST when it is already there. */
-export function writeNew(path: string, text: string): void {
-  const fd = openSync(path, "wx", 0o600);
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
+/**
+ * Write every byte of `data` at fd: writeSync may write fewer than asked (a nearly full disk wrote
+ * 8,192 of 29,745 bytes without an error), so the rest is sent again; a write that makes no
+ * progress at all is a full disk.
+ */
+export function writeAll(fd: number, data: Uint8Array, path: string): void {
+  let off = 0;
+  while (off < data.length) {
+    const n = writeSync(fd, data, off, data.length - off);
+    if (n <= 0)
+      throw new StorageProblem("short_write", path, `only ${off} of ${data.length} bytes could be written`);
+    off += n;
   }
 }
 
-/** Write to a temp name in the same directory, fsync, rename over the target, fsync the directory. */
+/** Create `path` exclusively (0600) holding `text`, whole; EEXIST when it is already there. */
+export function writeNew(path: string, text: string): void {
+  const fd = openSync(path, "wx", 0o600);
+  try {
+    writeAll(fd, Buffer.from(text, "utf8"), path);
+  } catch (error) {
+    closeSync(fd);
+    try {
+      unlinkSync(path);
+    } catch {}
+    throw error;
+  }
+  closeSync(fd);
+}
+
+/**
+ * Write to a temp name in the same directory, every byte, fsync, rename over the target, fsync the
+ * directory: the target is the old file or the whole new one, never a part. On any failure the temp
+ * file goes and the target is untouched.
+ */
 export function writeAtomic(path: string, text: string): void {
   const tmp = tempPathFor(path);
   const fd = openSync(tmp, "wx", 0o600);
   try {
-    writeSync(fd, text);
+    writeAll(fd, Buffer.from(text, "utf8"), path);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -53,7 +110,14 @@ export function writeAtomic(path: string, text: string): void {
     throw error;
   }
   closeSync(fd);
-  renameSync(tmp, path);
+  try {
+    renameSync(tmp, path);
+  } catch (error) {
+    try {
+      unlinkSync(tmp);
+    } catch {}
+    throw error;
+  }
   syncDir(dirname(path));
 }
 
@@ -73,14 +137,54 @@ export function writeJsonAtomic(path: string, value: unknown): void {
   writeAtomic(path, `${JSON.stringify(value, null, 1)}\n`);
 }
 
-/** The parsed file, or undefined when it does not exist. */
-export function readJson<T>(path: string): T | undefined {
-  let text: string;
+// O_NOFOLLOW is 0 where the platform has none (Windows); the lstat below still refuses a link there.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * The text of the regular file at `path`, read without following a symlink and only up to `maxBytes`
+ * (a larger file, a FIFO or a device is refused, never read), or undefined when there is none.
+ */
+export function readBounded(path: string, maxBytes: number): string | undefined {
+  let fd: number;
   try {
-    text = readFileSync(path, "utf8");
+    fd = openSync(path, READ_FLAGS);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    const code = codeOf(error);
+    if (code === "ENOENT") return undefined;
+    if (code === "ELOOP")
+      throw new StorageProblem("symlink", path, "it is a symbolic link, which is not followed");
     throw error;
   }
-  return JSON.parse(text) as T;
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new StorageProblem("not_a_file", path, "it is not a regular file");
+    if (lstatSync(path).isSymbolicLink())
+      throw new StorageProblem("symlink", path, "it is a symbolic link, which is not followed");
+    if (st.size > maxBytes)
+      throw new StorageProblem(
+        "too_large",
+        path,
+        `it holds ${st.size} bytes, more than the ${maxBytes} allowed`,
+      );
+    // Sized by fstat, one byte over to see growth; a file that grows while read is read only to the cap.
+    let buf = Buffer.allocUnsafe(st.size + 1);
+    let got = 0;
+    for (;;) {
+      if (got === buf.length) {
+        if (buf.length > maxBytes)
+          throw new StorageProblem("too_large", path, `it holds more than the ${maxBytes} bytes allowed`);
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1));
+        buf.copy(bigger, 0, 0, got);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, got, buf.length - got, null);
+      if (n <= 0) break;
+      got += n;
+    }
+    if (got > maxBytes)
+      throw new StorageProblem("too_large", path, `it holds more than the ${maxBytes} bytes allowed`);
+    return buf.subarray(0, got).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { linkSync, lstatSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { ScanError } from "./errors.js";
-import { tempPathFor, tempWriter, writeNew } from "./fsio.js";
+import { readBounded, StorageProblem, tempPathFor, tempWriter, writeNew } from "./fsio.js";
 
 interface LockBody {
   pid: number;
@@ -31,13 +31,86 @@ function alive(pid: number): boolean {
   }
 }
 
+/** A lock file is a few hundred bytes; anything larger is not one. */
+const MAX_LOCK_BYTES = 4096;
+
 function readLock(path: string): LockBody | null {
   try {
-    const body = JSON.parse(readFileSync(path, "utf8")) as LockBody;
-    return typeof body.pid === "number" ? body : null;
+    const body = JSON.parse(readBounded(path, MAX_LOCK_BYTES) ?? "null") as LockBody | null;
+    return body && typeof body.pid === "number" && typeof body.nonce === "string" ? body : null;
   } catch {
     return null;
   }
+}
+
+/** What is at the lock's name must be a lock file: a directory, a symlink or a device there is refused, never waited on forever. */
+function checkIsFile(path: string): void {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return;
+  }
+  if (st.isSymbolicLink())
+    throw new StorageProblem("symlink", path, "the scan's lock is a symbolic link; remove it");
+  if (!st.isFile())
+    throw new StorageProblem("not_a_file", path, "the scan's lock is not a file (a directory?); remove it");
+}
+
+/** Which lock file this is: its nonce when readable, else the file itself (inode, size, mtime). */
+function identityOf(path: string, body: LockBody | null): string | null {
+  if (body) return `nonce:${body.nonce}`;
+  try {
+    const st = statSync(path);
+    return `file:${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+/** A synchronous wait of `ms` (lock taking is synchronous, so the event loop has nothing to lose). */
+function sleepSync(ms: number): void {
+  Atomics.wait(pause, 0, 0, ms);
+}
+
+/**
+ * Remove the stale lock judged as `seen`, and only that one. Breakers take `<lock>.break`
+ * exclusively first, then look again: a lock that another breaker already cleared and a new holder
+ * already took has another identity and is left alone (reading and unlinking without this let a
+ * second process delete a lock the first had just taken, and both held it). A breaker is inside for
+ * microseconds; one left by a dead process is cleared (a dead breaker and two more racing on it is
+ * the only window left). False when another process is breaking it now.
+ */
+function breakStale(path: string, seen: string | null): boolean {
+  const breaker = `${path}.break`;
+  try {
+    writeNew(breaker, JSON.stringify({ pid: process.pid, at: new Date().toISOString() }));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const holder = readLock(breaker) as { pid?: number } | null;
+    let old = false;
+    try {
+      old = Date.now() - statSync(breaker).mtimeMs > UNREADABLE_GRACE_MS;
+    } catch {}
+    if (old || (typeof holder?.pid === "number" && !alive(holder.pid))) {
+      try {
+        unlinkSync(breaker);
+      } catch {}
+    }
+    return false;
+  }
+  try {
+    const now = readLock(path);
+    if (identityOf(path, now) === seen && stale(path, now)) unlinkSync(path);
+  } catch {
+    // Gone already: nothing to clear.
+  } finally {
+    try {
+      unlinkSync(breaker);
+    } catch {}
+  }
+  return true;
 }
 
 function stale(path: string, body: LockBody | null): boolean {
@@ -125,8 +198,9 @@ export function acquireLock(path: string, tool: string, now: Date): HeldLock {
     nonce: randomBytes(8).toString("hex"),
   };
   let cleared: HeldLock["cleared"] = null;
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 50; attempt++) {
     if (!createLock(path, body)) {
+      checkIsFile(path);
       const holder = readLock(path);
       if (!stale(path, holder)) {
         throw new ScanError(
@@ -138,9 +212,11 @@ export function acquireLock(path: string, tool: string, now: Date): HeldLock {
           },
         );
       }
-      try {
-        unlinkSync(path);
-      } catch {}
+      if (!breakStale(path, identityOf(path, holder))) {
+        // Another process is clearing it this instant: look again in a moment.
+        sleepSync(1);
+        continue;
+      }
       if (holder) cleared = { pid: holder.pid, tool: holder.tool, acquired_at: holder.acquired_at };
       continue;
     }

@@ -4,7 +4,7 @@ import { envelopeOf } from "./envelope.js";
 import { ScanError } from "./errors.js";
 import { chunk, outsideWindow, pool } from "./pool.js";
 import { BATCH_SIZE, EXPANSION_K, EXPANSION_SEEDS, PROFILES } from "./profile.js";
-import { failure, similarTo } from "./resmon.js";
+import { similarTo } from "./resmon.js";
 import { retrievalPass } from "./retrieval.js";
 import { buildShortlist, scoresById, shortlistPages } from "./shortlist.js";
 import type { Batch, Candidate, ScanState } from "./state.js";
@@ -87,7 +87,6 @@ function poolRound(call: Call, round: number): void {
   applyUpdates(state, out.updated);
   addBatches(state, out.added, round);
   state.retrieving = null;
-  state.phase = round === 0 ? "screen" : "gap";
   call.save();
 }
 
@@ -108,12 +107,11 @@ async function expand(call: Call): Promise<void> {
   const expansion: NonNullable<ScanState["expansion"]> = { seeds, added: [], empty: [], failed: [] };
   const lists: { id: string; must_not: string[]; doc_ids: number[] }[] = [];
   if (seeds.length) {
-    const client = await call.resmon();
     for (const seed of seeds) {
-      const res = await similarTo(client, seed, EXPANSION_K);
+      const res = await similarTo(call, seed, EXPANSION_K);
       // resmon down or restarted: try the expansion again on the next call rather than skip it.
-      if (!res.ok && res.unreachable) throw failure(res.apiError, "expand", "the similar-papers request");
-      if (!res.ok) expansion.failed.push({ doc_id: seed, error: res.error });
+      if (!res.ok && res.error.code === "backend_unavailable") throw res.error;
+      if (!res.ok) expansion.failed.push({ doc_id: seed, error: res.error.message });
       else if (res.records.length === 0) expansion.empty.push({ doc_id: seed, reason: res.reason });
       else {
         call.remember(res.records);
@@ -164,7 +162,6 @@ function decideGap(call: Call): void {
     state.inputs.queries.queries.map((q) => q.id),
   );
   state.gap = { needed: decision.needed, reasons: decision.reasons, queries: null, accepted_hash: null };
-  if (decision.needed) state.phase = "gap";
   call.save();
 }
 
@@ -177,7 +174,6 @@ function makeShortlist(call: Call): void {
     accepted_hash: null,
     entries: null,
   }));
-  state.phase = "rank";
   call.save();
 }
 

@@ -1,24 +1,57 @@
-/** The resmon routes the scan uses, over the typed client; failures become ScanErrors or plain outcomes. */
-import type { ApiError, ResmonClient } from "@resmon/api-client";
+/**
+ * The resmon routes the scan uses. Every request goes through the Call (the server's adapter: one
+ * deadline, one error mapping); a failure arrives here as that mapped refusal, a ScanError, and is
+ * only sorted into what the scan does next. Answers are checked as the tools check theirs: a shape
+ * that is not resmon's is upstream_error, never read as "nothing".
+ */
+import { statusOf } from "./backend.js";
+import type { Call } from "./call.js";
 import { ScanError } from "./errors.js";
 import { type PaperRecord, recordFrom } from "./records.js";
 
 type Row = Record<string, unknown>;
 
-/** A failed request as the contract's error: unreachable or restarted (401) → backend_unavailable, else upstream_error. */
-export function failure(error: ApiError, stage: string, what: string): ScanError {
-  const status = error.kind === "http" || error.kind === "malformed" ? error.status : undefined;
+/** resmon answered, but not with what the route promises. */
+function notResmonShape(stage: string, what: string, got: string): ScanError {
   return new ScanError(
-    unreachable(error) ? "backend_unavailable" : "upstream_error",
-    `resmon did not answer ${what}: ${error.message}`,
-    { stage, ...(status !== undefined ? { status } : {}) },
+    "upstream_error",
+    `resmon's answer to ${what} is not the shape it documents (${got}), so it was not used; nothing was counted from it.`,
+    { stage, reason: "unexpected_shape" },
   );
 }
 
-export async function runtimeIdOf(client: ResmonClient): Promise<string | null> {
-  const res = await client.GET("/api/health");
-  if (!res.ok) throw failure(res.error, "retrieve", "its health check");
-  const id = (res.data as Row).identity as Row | undefined;
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+function asObject(value: unknown, stage: string, what: string): Row {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Row;
+  throw notResmonShape(stage, what, `${kindOf(value)} instead of an object`);
+}
+
+/** A list of rows: anything but a list, or a row that is not an object, is not resmon's answer. */
+function rowsOf(value: unknown, stage: string, what: string): Row[] {
+  if (!Array.isArray(value)) throw notResmonShape(stage, what, `${kindOf(value)} instead of a list`);
+  value.forEach((row, i) => {
+    if (row === null || typeof row !== "object" || Array.isArray(row))
+      throw notResmonShape(stage, what, `row ${i} is ${kindOf(row)}`);
+  });
+  return value as Row[];
+}
+
+function records(rows: Row[], fallbackId?: number): PaperRecord[] {
+  return rows.map((r) => recordFrom(r, fallbackId)).filter((r): r is PaperRecord => r !== null);
+}
+
+export async function runtimeIdOf(call: Call): Promise<string | null> {
+  const data = asObject(
+    await call.runtimeRequest((c) => c.GET("/api/health")),
+    "retrieve",
+    "its health check",
+  );
+  const id = data.identity as Row | undefined;
   return typeof id?.runtime_id === "string" ? id.runtime_id : null;
 }
 
@@ -33,13 +66,15 @@ export interface SweepBody {
 
 export type SweepOutcome =
   | { kind: "admitted"; execution_id: number }
-  | { kind: "busy"; retryAfterMs: number }
+  /** 429: resmon's run slots are full; `retryAfterS` is its Retry-After, when it sent one. */
+  | { kind: "busy"; retryAfterS: number | undefined }
   /** The request may or may not have reached resmon: reconcile before sending again. */
   | { kind: "uncertain"; message: string }
   | { kind: "refused"; message: string }
-  | { kind: "unreachable"; error: ApiError };
+  /** Nothing was started (resmon restarted, or what answered is not resmon): the call fails with this. */
+  | { kind: "unreachable"; error: ScanError };
 
-export async function submitSweep(client: ResmonClient, body: SweepBody): Promise<SweepOutcome> {
+export async function submitSweep(call: Call, body: SweepBody): Promise<SweepOutcome> {
   const sent: Row = {
     query: body.query,
     repositories: body.repositories,
@@ -49,46 +84,67 @@ export async function submitSweep(client: ResmonClient, body: SweepBody): Promis
   };
   if (body.date_from) sent.date_from = body.date_from;
   if (body.date_to) sent.date_to = body.date_to;
-  const res = await client.POST("/api/search/sweep", { body: sent as never });
-  if (res.ok) {
-    const id = (res.data as Row).execution_id;
-    if (typeof id === "number") return { kind: "admitted", execution_id: id };
-    return { kind: "refused", message: "resmon admitted the sweep without an execution id." };
+  let data: unknown;
+  try {
+    data = await call.request((c) => c.POST("/api/search/sweep", { body: sent as never }), "retrieve");
+  } catch (error) {
+    if (!(error instanceof ScanError)) throw error;
+    const status = statusOf(error);
+    if (status === 429) {
+      const after = error.detail.retry_after;
+      return { kind: "busy", retryAfterS: typeof after === "number" && after >= 0 ? after : undefined };
+    }
+    if (error.code === "backend_unavailable") {
+      // With an HTTP status (401 after a restart, a foreign 404) nothing was started; without one the
+      // connection failed or timed out and the run may exist.
+      return status === undefined
+        ? { kind: "uncertain", message: error.message }
+        : { kind: "unreachable", error };
+    }
+    return { kind: "refused", message: error.message };
   }
-  const e = res.error;
-  if (e.kind === "http" && e.status === 429)
-    return { kind: "busy", retryAfterMs: (e.retryAfter ?? 2) * 1000 };
-  // Refused by the guard (the backend restarted, so its token changed): nothing started.
-  if (e.kind === "http" && e.status === 401) return { kind: "unreachable", error: e };
-  if (e.kind === "transport" || e.kind === "timeout") return { kind: "uncertain", message: e.message };
-  return { kind: "refused", message: e.message };
+  const id = asObject(data, "retrieve", "the sweep").execution_id;
+  if (typeof id === "number" && Number.isSafeInteger(id) && id > 0)
+    return { kind: "admitted", execution_id: id };
+  throw notResmonShape("retrieve", "the sweep", "no execution id");
 }
 
-export async function getExecution(
-  client: ResmonClient,
-  execId: number,
-): Promise<{ ok: true; row: Row } | { ok: false; error: ApiError }> {
-  const res = await client.GET("/api/executions/{exec_id}", { params: { path: { exec_id: execId } } });
-  return res.ok ? { ok: true, row: res.data as unknown as Row } : { ok: false, error: res.error };
+/** GET /api/executions/{id}: its row, or null when resmon has no such run (404). */
+export async function getExecution(call: Call, execId: number): Promise<Row | null> {
+  let data: unknown;
+  try {
+    data = await call.request(
+      (c) => c.GET("/api/executions/{exec_id}", { params: { path: { exec_id: execId } } }),
+      "retrieve",
+    );
+  } catch (error) {
+    if (error instanceof ScanError && error.code === "not_found") return null;
+    throw error;
+  }
+  const what = `the progress of execution ${execId}`;
+  const row = asObject(data, "retrieve", what);
+  if (row.id !== undefined && row.id !== execId)
+    throw notResmonShape("retrieve", what, `the row of execution ${String(row.id)}`);
+  return row;
 }
 
-export async function listSweeps(client: ResmonClient): Promise<Row[]> {
-  const res = await client.GET("/api/executions", { params: { query: { limit: 200, type: "deep_sweep" } } });
-  if (!res.ok) throw failure(res.error, "retrieve", "the execution list");
-  return (res.data as unknown as Row[]) ?? [];
+export async function listSweeps(call: Call): Promise<Row[]> {
+  const data = await call.request(
+    (c) => c.GET("/api/executions", { params: { query: { limit: 200, type: "deep_sweep" } } }),
+    "retrieve",
+  );
+  return rowsOf(data, "retrieve", "the execution list");
 }
 
-function records(rows: unknown): PaperRecord[] {
-  if (!Array.isArray(rows)) return [];
-  return rows.map((r) => recordFrom(r as Row)).filter((r): r is PaperRecord => r !== null);
-}
-
-export async function executionRecords(client: ResmonClient, execId: number): Promise<PaperRecord[]> {
-  const res = await client.GET("/api/executions/{exec_id}/references", {
-    params: { path: { exec_id: execId }, query: { format: "json", include_ids: true } },
-  });
-  if (!res.ok) throw failure(res.error, "retrieve", `the rows of execution ${execId}`);
-  return records(res.data);
+export async function executionRecords(call: Call, execId: number): Promise<PaperRecord[]> {
+  const data = await call.request(
+    (c) =>
+      c.GET("/api/executions/{exec_id}/references", {
+        params: { path: { exec_id: execId }, query: { format: "json", include_ids: true } },
+      }),
+    "retrieve",
+  );
+  return records(rowsOf(data, "retrieve", `the rows of execution ${execId}`));
 }
 
 export interface CorpusPage {
@@ -99,7 +155,7 @@ export interface CorpusPage {
 
 /** Up to `limit` corpus rows for one query, paging with the cursor; records the sort resmon served. */
 export async function corpusSearch(
-  client: ResmonClient,
+  call: Call,
   body: { query: string; sources: string[]; date_from: string | null; date_to: string | null },
   limit: number,
 ): Promise<CorpusPage> {
@@ -117,10 +173,12 @@ export async function corpusSearch(
     if (body.date_from) sent.date_from = body.date_from;
     if (body.date_to) sent.date_to = body.date_to;
     if (cursor) sent.cursor = cursor;
-    const res = await client.POST("/api/explorer/search", { body: sent as never });
-    if (!res.ok) throw failure(res.error, "retrieve", "the corpus search");
-    const data = res.data as unknown as Row;
-    out.push(...records(data.results));
+    const answer = await call.request(
+      (c) => c.POST("/api/explorer/search", { body: sent as never }),
+      "retrieve",
+    );
+    const data = asObject(answer, "retrieve", "the corpus search");
+    out.push(...records(rowsOf(data.results, "retrieve", "the corpus search")));
     sort ??= typeof data.sort === "string" ? data.sort : null;
     if (typeof data.similarity_unavailable === "string") declined ??= data.similarity_unavailable;
     cursor = typeof data.next_cursor === "string" && data.has_more !== false ? data.next_cursor : null;
@@ -130,54 +188,71 @@ export async function corpusSearch(
 
 export type SimilarOutcome =
   | { ok: true; records: PaperRecord[]; reason: string | null }
-  | { ok: false; error: string; unreachable: boolean; apiError: ApiError };
+  | { ok: false; error: ScanError };
 
-/** Not an answer from resmon at all: it is down, or it restarted (401). */
-export function unreachable(error: ApiError): boolean {
-  return (
-    error.kind === "transport" || error.kind === "timeout" || (error.kind === "http" && error.status === 401)
-  );
-}
-
-export async function similarTo(client: ResmonClient, docId: number, k: number): Promise<SimilarOutcome> {
-  const res = await client.GET("/api/documents/{document_id}/similar", {
-    params: { path: { document_id: docId }, query: { k } },
-  });
-  if (!res.ok)
-    return { ok: false, error: res.error.message, unreachable: unreachable(res.error), apiError: res.error };
-  const data = res.data as unknown as Row;
+export async function similarTo(call: Call, docId: number, k: number): Promise<SimilarOutcome> {
+  let answer: unknown;
+  try {
+    answer = await call.request(
+      (c) =>
+        c.GET("/api/documents/{document_id}/similar", {
+          params: { path: { document_id: docId }, query: { k } },
+        }),
+      "expand",
+    );
+  } catch (error) {
+    if (error instanceof ScanError) return { ok: false, error };
+    throw error;
+  }
+  const data = asObject(answer, "expand", "the similar-papers request");
   return {
     ok: true,
-    records: records(data.neighbours),
+    records:
+      data.neighbours === undefined
+        ? []
+        : records(rowsOf(data.neighbours, "expand", "the similar-papers request")),
     reason: typeof data.reason === "string" ? data.reason : null,
   };
 }
 
-export async function exportJson(client: ResmonClient, ids: number[]): Promise<PaperRecord[]> {
-  const res = await client.POST("/api/export/references", { body: { document_ids: ids, format: "json" } });
-  if (!res.ok) throw failure(res.error, "verify", "the reference export");
+export async function exportJson(call: Call, ids: number[]): Promise<PaperRecord[]> {
+  const data = await call.request(
+    (c) => c.POST("/api/export/references", { body: { document_ids: ids, format: "json" } }),
+    "verify",
+  );
   // Export rows carry no id; the caller matches them back (id -1 marks "not yet matched").
-  return (Array.isArray(res.data) ? res.data : [])
-    .map((r) => recordFrom(r as Row, -1))
-    .filter((r): r is PaperRecord => r !== null);
+  return records(rowsOf(data, "verify", "the reference export"), -1);
 }
 
-export async function exportBibtex(client: ResmonClient, ids: number[]): Promise<string> {
+export async function exportBibtex(call: Call, ids: number[]): Promise<string> {
   if (ids.length === 0) return "";
-  const res = await client.POST("/api/export/references", { body: { document_ids: ids, format: "bibtex" } });
-  if (!res.ok) throw failure(res.error, "emit", "the BibTeX export");
-  return typeof res.data === "string" ? res.data : String(res.data);
+  const data = await call.request(
+    (c) => c.POST("/api/export/references", { body: { document_ids: ids, format: "bibtex" } }),
+    "emit",
+  );
+  if (typeof data !== "string")
+    throw notResmonShape("emit", "the BibTeX export", `${kindOf(data)} instead of text`);
+  return data;
 }
 
 export async function lifecycleOf(
-  client: ResmonClient,
+  call: Call,
   docId: number,
 ): Promise<
   { finished: true; check_status: string | null; events: Row[] } | { finished: false; error: string }
 > {
-  const res = await client.GET("/api/documents/{doc_id}/lifecycle", { params: { path: { doc_id: docId } } });
-  if (!res.ok) return { finished: false, error: res.error.message };
-  const data = res.data as unknown as Row;
+  let answer: unknown;
+  try {
+    answer = await call.request(
+      (c) => c.GET("/api/documents/{doc_id}/lifecycle", { params: { path: { doc_id: docId } } }),
+      "verify",
+    );
+  } catch (error) {
+    // A check that did not finish is said as that (lifecycle_unchecked), never as "not retracted".
+    if (error instanceof ScanError) return { finished: false, error: error.message };
+    throw error;
+  }
+  const data = asObject(answer, "verify", `the lifecycle of document ${docId}`);
   return {
     finished: true,
     check_status: typeof data.check_status === "string" ? data.check_status : null,

@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { ResmonClient } from "@resmon/api-client";
 import { windowDates } from "./args.js";
+import { BudgetSpent } from "./backend.js";
 import type { Call } from "./call.js";
 import { roundFoundNothing, sweepCoverageOf } from "./coverage.js";
 import { ScanError } from "./errors.js";
 import {
   corpusSearch,
   executionRecords,
-  failure,
   getExecution,
   listSweeps,
   runtimeIdOf,
@@ -45,8 +44,8 @@ export function planTasks(
  * The backend's runtime id against the stored one: a change is recorded (backend_restarted) and the
  * round under way is read again, never silently mixed with the old backend's runs.
  */
-export async function checkRuntime(call: Call, client: ResmonClient): Promise<void> {
-  const id = await runtimeIdOf(client);
+export async function checkRuntime(call: Call): Promise<void> {
+  const id = await runtimeIdOf(call);
   const state = call.state;
   if (id === null || id === state.runtime_id) return;
   if (state.runtime_id !== null) {
@@ -69,6 +68,7 @@ function resetTask(t: RetrievalTask): void {
   t.request_id = null;
   t.submitted_at = null;
   t.error = null;
+  t.landing_until = null;
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -88,8 +88,8 @@ function parametersOf(row: Row): Row {
  * A sweep left "submitting" (its POST may have reached resmon before a crash): find its run in
  * GET /api/executions — by request id, else by query, sources and start time — so it is never started twice.
  */
-export async function reconcile(call: Call, client: ResmonClient, task: RetrievalTask): Promise<void> {
-  const rows = await listSweeps(client);
+export async function reconcile(call: Call, task: RetrievalTask): Promise<void> {
+  const rows = await listSweeps(call);
   const claimed = new Set(call.state.tasks.map((t) => t.execution_id).filter((id) => id !== null));
   const since = task.submitted_at ? Date.parse(task.submitted_at) - 2000 : 0;
   const sources = call.state.inputs.sources;
@@ -115,6 +115,11 @@ export async function reconcile(call: Call, client: ResmonClient, task: Retrieva
     task.status = "running";
     task.execution_id = match.id as number;
     task.runtime_id = call.state.runtime_id;
+    task.landing_until = null;
+    task.error = null;
+  } else if (task.landing_until && Date.parse(task.landing_until) > Date.now()) {
+    // A POST this scan cut short may still land in resmon: look again before sending it again.
+    return;
   } else {
     // The POST never reached resmon: it is safe to send.
     resetTask(task);
@@ -122,7 +127,25 @@ export async function reconcile(call: Call, client: ResmonClient, task: Retrieva
   call.save();
 }
 
-async function submit(call: Call, client: ResmonClient, task: RetrievalTask): Promise<void> {
+/**
+ * How long after a sweep POST cut short by the wait budget its run is looked for before the sweep is
+ * sent again: resmon may still take a request whose answer nobody waited for.
+ */
+export const LANDING_GRACE_MS = 15_000;
+
+/** The longest a 429's Retry-After is honoured: a longer ask waits this long, then asks again. */
+export const RETRY_AFTER_CAP_MS = 10 * 60_000;
+/** When a 429 names no Retry-After. */
+const DEFAULT_RETRY_AFTER_MS = 2_000;
+
+/** The execution ids this scan's other tasks already hold: a sweep answered with one of them is not a new run. */
+function claimedIds(state: ScanState, except: RetrievalTask): Set<number> {
+  return new Set(
+    state.tasks.filter((t) => t !== except && t.execution_id !== null).map((t) => t.execution_id as number),
+  );
+}
+
+async function submit(call: Call, task: RetrievalTask): Promise<void> {
   if (task.retry_at && Date.parse(task.retry_at) > Date.now()) return;
   const inputs = call.state.inputs;
   task.status = "submitting";
@@ -131,27 +154,53 @@ async function submit(call: Call, client: ResmonClient, task: RetrievalTask): Pr
   task.submitted_at = new Date().toISOString();
   task.attempts++;
   call.save();
-  const outcome = await submitSweep(client, {
-    query: task.text,
-    repositories: inputs.sources,
-    max_results: inputs.per_query,
-    ...windowDates(inputs),
-    request_id: task.request_id,
-  });
+  let outcome: Awaited<ReturnType<typeof submitSweep>>;
+  try {
+    outcome = await submitSweep(call, {
+      query: task.text,
+      repositories: inputs.sources,
+      max_results: inputs.per_query,
+      ...windowDates(inputs),
+      request_id: task.request_id,
+    });
+  } catch (error) {
+    if (error instanceof BudgetSpent) {
+      // Left "submitting"; reconciled once its run is listed, or sent again after the grace.
+      task.landing_until = new Date(Date.now() + LANDING_GRACE_MS).toISOString();
+      task.error = "the sweep POST was cut short by the call's wait budget";
+    }
+    throw error;
+  }
   switch (outcome.kind) {
     case "admitted":
+      if (claimedIds(call.state, task).has(outcome.execution_id)) {
+        // Left "submitting": the next call reconciles it with resmon's list of runs by its request id.
+        task.error = `resmon answered the sweep with execution ${outcome.execution_id}, which is another run of this scan.`;
+        call.save();
+        throw new ScanError(
+          "upstream_error",
+          `resmon answered a new sweep with execution ${outcome.execution_id}, a run this scan already holds, so the answer was not used.`,
+          { stage: "retrieve", reason: "execution_id_reused", execution_id: outcome.execution_id },
+        );
+      }
       task.status = "running";
       task.execution_id = outcome.execution_id;
       task.runtime_id = call.state.runtime_id;
       task.admission_wait_since = null;
       task.retry_at = null;
+      task.retry_after_s = null;
       break;
     case "busy":
-      // resmon's run slots are full (429): wait for a slot within the budget, never fail the scan.
+      // resmon's run slots are full (429): ask again when its Retry-After says (up to the cap), never fail the scan.
       resetTask(task);
       task.admission_wait_since ??= call.now().toISOString();
+      task.retry_after_s = outcome.retryAfterS ?? null;
       task.retry_at = new Date(
-        Date.now() + Math.min(outcome.retryAfterMs, Math.max(call.pollMs, 250)),
+        Date.now() +
+          Math.min(
+            outcome.retryAfterS === undefined ? DEFAULT_RETRY_AFTER_MS : outcome.retryAfterS * 1000,
+            RETRY_AFTER_CAP_MS,
+          ),
       ).toISOString();
       break;
     case "uncertain":
@@ -165,31 +214,27 @@ async function submit(call: Call, client: ResmonClient, task: RetrievalTask): Pr
     case "unreachable":
       resetTask(task);
       call.save();
-      throw failure(outcome.error, "retrieve", "the sweep");
+      throw outcome.error;
   }
   call.save();
 }
 
-async function poll(call: Call, client: ResmonClient, task: RetrievalTask): Promise<void> {
+async function poll(call: Call, task: RetrievalTask): Promise<void> {
   if (task.execution_id === null) {
     resetTask(task);
     return;
   }
-  const res = await getExecution(client, task.execution_id);
-  if (!res.ok) {
-    if (res.error.kind === "http" && res.error.status === 404) {
-      task.status = "failed";
-      task.error = `resmon has no execution ${task.execution_id}.`;
-      call.save();
-      return;
-    }
-    throw failure(res.error, "retrieve", `the progress of execution ${task.execution_id}`);
+  const row = await getExecution(call, task.execution_id);
+  if (row === null) {
+    task.status = "failed";
+    task.error = `resmon has no execution ${task.execution_id}.`;
+    call.save();
+    return;
   }
-  const row = res.row;
   const status = String(row.status ?? "");
   if (status === "running" || status === "queued" || status === "pending") return;
   if (status === "completed") {
-    const records = await executionRecords(client, task.execution_id);
+    const records = await executionRecords(call, task.execution_id);
     call.remember(records);
     task.doc_ids = records.map((r) => r.id);
     task.coverage = sweepCoverageOf(row);
@@ -208,12 +253,12 @@ async function poll(call: Call, client: ResmonClient, task: RetrievalTask): Prom
   call.save();
 }
 
-async function searchCorpus(call: Call, client: ResmonClient, task: RetrievalTask): Promise<void> {
+async function searchCorpus(call: Call, task: RetrievalTask): Promise<void> {
   const inputs = call.state.inputs;
   task.attempts++;
   try {
     const page = await corpusSearch(
-      client,
+      call,
       { query: task.text, sources: inputs.sources, ...windowDates(inputs) },
       inputs.per_query,
     );
@@ -235,19 +280,22 @@ function isFinal(task: RetrievalTask): boolean {
   return task.status === "done" || task.status === "failed";
 }
 
-/** One full pass over the round's tasks (even past the deadline, so every call advances). True when all are final. */
+/**
+ * One pass over the round's tasks. True when all are final. The call's wait budget ends it where it
+ * stands (BudgetSpent from the request under way: what is recorded is saved and the next call goes
+ * on), but the call's first request always gets its time, so every call advances.
+ */
 export async function retrievalPass(call: Call, round: number): Promise<boolean> {
-  const client = await call.resmon();
   const tasks = call.state.tasks.filter((t) => t.round === round);
   for (const task of tasks) {
     if (task.via === "corpus") {
-      if (task.status === "pending") await searchCorpus(call, client, task);
+      if (task.status === "pending") await searchCorpus(call, task);
       continue;
     }
-    if (task.status === "submitting") await reconcile(call, client, task);
-    if (task.status === "pending") await submit(call, client, task);
+    if (task.status === "submitting") await reconcile(call, task);
+    if (task.status === "pending") await submit(call, task);
     else if (task.status === "running") {
-      await poll(call, client, task);
+      await poll(call, task);
       // One of our own runs just gave its admission slot back: ask again now rather than after Retry-After.
       if (isFinal(task)) for (const t of tasks) t.retry_at = null;
     }

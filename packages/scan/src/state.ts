@@ -1,8 +1,12 @@
 import type { StartInputs } from "./args.js";
 import type { SweepCoverage } from "./coverage.js";
 import type { PaperRecord } from "./records.js";
-import type { GapQuery, RankedEntry, ScanPhase, ScreenScore } from "./types.js";
-import type { LifecycleOutcome } from "./verify.js";
+import type { GapQuery, RankedEntry, ScreenScore } from "./types.js";
+
+/** What GET /api/documents/{id}/lifecycle told us, or that the check did not finish. */
+export type LifecycleOutcome =
+  | { finished: true; check_status: string | null; events: Record<string, unknown>[] }
+  | { finished: false; error: string };
 
 export type { SweepCoverage };
 
@@ -25,8 +29,12 @@ export interface RetrievalTask {
   runtime_id: string | null;
   /** Waiting for an admission slot (429) since this time. */
   admission_wait_since?: string | null;
+  /** A POST cut short by the wait budget: until then its run is looked for, not sent again. */
+  landing_until?: string | null;
   /** When to ask for a slot again. */
   retry_at?: string | null;
+  /** The Retry-After resmon sent with its last 429, in seconds (honoured up to RETRY_AFTER_CAP_MS). */
+  retry_after_s?: number | null;
   error?: string | null;
   /** Rows read (doc ids in resmon's order). */
   doc_ids?: number[];
@@ -106,10 +114,11 @@ export interface VerifyChecks {
   lifecycle: Record<string, LifecycleOutcome>;
 }
 
+/** The evidence files, by name inside the scan's directory (never a path: resolved there when read). */
 export interface ScanResultFiles {
-  json: string;
-  md: string;
-  bib: string;
+  json: "evidence.json";
+  md: "evidence.md";
+  bib: "evidence.bib";
 }
 
 export interface ScanState {
@@ -119,7 +128,6 @@ export interface ScanState {
   inputs_hash: string;
   created_at: string;
   updated_at: string;
-  phase: ScanPhase;
   runtime_id: string | null;
   restarts: BackendRestart[];
   tasks: RetrievalTask[];
@@ -142,3 +150,44 @@ export interface ScanState {
 
 /** Records at retrieval, keyed by doc id (candidates.json, written before scan.json). */
 export type RecordBook = Record<string, PaperRecord>;
+
+const TASK_STATUSES = new Set(["pending", "submitting", "running", "done", "failed"]);
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * What is wrong with a scan.json read from disk, or null when it has the shape this engine writes.
+ * Its phase is not read at all (it is derived from the rest), so a stray value there cannot matter.
+ */
+export function checkState(raw: unknown): string | null {
+  if (!isObject(raw)) return "it is not a JSON object";
+  if (raw.version !== 1) return "its version is not 1";
+  if (typeof raw.scan_id !== "string") return "it has no scan_id";
+  if (typeof raw.inputs_hash !== "string") return "it has no inputs_hash";
+  const inputs = raw.inputs;
+  if (!isObject(inputs) || !isObject(inputs.queries) || !Array.isArray(inputs.sources))
+    return "its inputs are not a scan's inputs";
+  if (!Array.isArray(inputs.queries.criteria) || !Array.isArray(inputs.queries.queries))
+    return "its inputs are not a scan's inputs";
+  for (const key of ["restarts", "tasks", "candidates", "batches", "pages"]) {
+    if (!Array.isArray(raw[key])) return `its ${key} is not a list`;
+  }
+  for (const t of raw.tasks as unknown[]) {
+    if (!isObject(t) || typeof t.key !== "string" || !TASK_STATUSES.has(t.status as string))
+      return "a retrieval task in it is not one";
+  }
+  for (const key of ["batches", "pages"] as const) {
+    for (const b of raw[key] as unknown[]) {
+      if (!isObject(b) || !Array.isArray(b.doc_ids)) return `an entry of its ${key} is not one`;
+    }
+  }
+  if (!(raw.retrieving === null || typeof raw.retrieving === "number"))
+    return "its retrieving is not a round";
+  if (typeof raw.round_failed !== "boolean") return "its round_failed is not true or false";
+  for (const key of ["expansion", "gap", "shortlist", "checks", "files", "summary"]) {
+    if (!(raw[key] === null || isObject(raw[key]))) return `its ${key} is not an object`;
+  }
+  if (!(raw.verdicts === null || Array.isArray(raw.verdicts))) return "its verdicts is not a list";
+  return null;
+}

@@ -1,5 +1,6 @@
 import { roundFoundNothing } from "./coverage.js";
 import type { Batch, Page, ScanState } from "./state.js";
+import type { ScanPhase } from "./types.js";
 
 /** What the scan needs next, read from its state alone (so scan_result and every call agree). */
 export type Step =
@@ -17,7 +18,8 @@ export type Step =
   | { kind: "complete" };
 
 export function nextStep(state: ScanState): Step {
-  if (state.phase === "complete") return { kind: "complete" };
+  // Complete once the evidence files are written (verification's last step): nothing else says so.
+  if (state.files !== null) return { kind: "complete" };
   if (state.retrieving !== null) {
     if (state.round_failed) return { kind: "round_failed", round: state.retrieving };
     if (state.retrieving === 0 && roundFoundNothing(state.tasks, state.inputs.sources)) {
@@ -34,4 +36,32 @@ export function nextStep(state: ScanState): Step {
   const page = state.pages.find((p) => p.accepted_hash === null);
   if (page) return { kind: "rank", page };
   return { kind: "verify" };
+}
+
+/**
+ * The phase a person sees, read from the state like the step (never stored, so the two cannot
+ * disagree): retrieval of round 0, screening it and its expansion, the gap round (its queries, its
+ * retrieval and its screening), ranking and verification, complete.
+ */
+export function phaseOf(state: ScanState, step: Step = nextStep(state)): ScanPhase {
+  switch (step.kind) {
+    case "retrieve":
+    case "round_failed":
+    case "nothing_found":
+      return step.round === 0 ? "retrieve" : "gap";
+    case "screen":
+      return step.batch.round > 0 || state.gap !== null ? "gap" : "screen";
+    case "expand":
+    case "decide_gap":
+      return "screen";
+    case "gap_queries":
+      return "gap";
+    case "shortlist":
+      return state.gap?.needed ? "gap" : "screen";
+    case "rank":
+    case "verify":
+      return "rank";
+    case "complete":
+      return "complete";
+  }
 }

@@ -1,6 +1,36 @@
-import { join } from "node:path";
-import { ensureDir, readJson, writeAtomic, writeJsonAtomic } from "./fsio.js";
-import type { RecordBook, ScanState } from "./state.js";
+import { lstatSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
+import { storageRefusal } from "./errors.js";
+import { ensureDir, readBounded, StorageProblem, writeAtomic } from "./fsio.js";
+import { checkState, type RecordBook, type ScanState } from "./state.js";
+
+/** A scan.json or candidates.json larger than this is refused, never read whole (a real scan's is a few MB). */
+export const MAX_STATE_BYTES = 32 * 1024 * 1024;
+/** evidence.md is read back for scan_result's include_markdown; a larger one is refused. */
+export const MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
+
+/** The fixed names of a scan's files: nothing else is ever read or written in its directory. */
+export const FILES = {
+  state: "scan.json",
+  records: "candidates.json",
+  json: "evidence.json",
+  md: "evidence.md",
+  bib: "evidence.bib",
+} as const;
+export type ScanFileName = (typeof FILES)[keyof typeof FILES];
+
+const STORAGE_CODES: Record<string, string> = {
+  ENOSPC: "the disk is full",
+  EDQUOT: "the disk quota is used up",
+  EROFS: "the file system is read-only",
+  EACCES: "permission was denied",
+  EPERM: "the operation is not permitted",
+  ENOTDIR: "a part of the path is not a directory",
+  EISDIR: "it is a directory",
+  EEXIST: "something else is already there",
+  EMFILE: "too many files are open",
+  EIO: "the disk reported an I/O error",
+};
 
 /** One scan's directory: scan.json (written last), candidates.json (records at retrieval), lock, evidence.*. */
 export class ScanDir {
@@ -8,33 +38,145 @@ export class ScanDir {
   constructor(
     readonly root: string,
     readonly scanId: string,
+    /** Applied to every byte written (the server's scrubber: no token reaches the disk either). */
+    private readonly scrub: (text: string) => string = (t) => t,
   ) {
+    if (!isAbsolute(root)) {
+      throw storageRefusal(
+        "relative_root",
+        root,
+        `The scans directory "${root}" is not an absolute path, so scans would land relative to wherever the harness runs; set RESMON_MCP_SCAN_DATA to an absolute path.`,
+      );
+    }
     this.dir = join(root, scanId);
   }
   get lockPath(): string {
     return join(this.dir, "lock");
   }
-  file(name: string): string {
+  file(name: ScanFileName): string {
     return join(this.dir, name);
   }
+  /** A path as said to a person: relative to the scans directory. */
+  shown(path: string): string {
+    return relative(this.root, path) || ".";
+  }
+
+  /** Run a file-system step; its failure as the named storage refusal, with the path shown relative. */
+  guard<T>(path: string, doing: string, step: () => T): T {
+    try {
+      return step();
+    } catch (error) {
+      throw this.refusal(error, path, doing);
+    }
+  }
+
+  refusal(error: unknown, path: string, doing: string): Error {
+    const where =
+      path === this.root ? `the scans directory ${this.root}` : `${this.shown(path)} in ${this.root}`;
+    if (error instanceof StorageProblem) {
+      const at = error.path === path ? where : `${this.shown(error.path)} in ${this.root}`;
+      return storageRefusal(
+        error.problem,
+        this.shown(error.path),
+        `Could not ${doing} ${at}: ${error.message}. Nothing was changed and nothing was sent to resmon; the file is left as it is for you to inspect.`,
+      );
+    }
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    const said = code ? STORAGE_CODES[code] : undefined;
+    if (code && said) {
+      return storageRefusal(
+        code,
+        this.shown(path),
+        `Could not ${doing} ${where}: ${said} (${code}). The previous file is untouched and nothing was sent to resmon; free space or fix the directory, then send the same call again.`,
+      );
+    }
+    return error as Error;
+  }
+
   create(): void {
-    ensureDir(this.root);
-    ensureDir(this.dir);
+    this.guard(this.root, "create", () => ensureDir(this.root));
+    this.guard(this.dir, "create", () => ensureDir(this.dir));
+  }
+  /** Whether this scan's directory exists (a symlink or a file in its place is refused, not followed). */
+  exists(): boolean {
+    return this.readState() !== undefined;
+  }
+  /** Whether the scan's directory is there; a symlink or a file in its place is refused, never followed. */
+  private present(): boolean {
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(this.dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return false;
+      throw this.refusal(error, this.dir, "read");
+    }
+    if (st.isSymbolicLink())
+      throw this.refusal(
+        new StorageProblem("symlink", this.dir, "it is a symbolic link, which is not followed"),
+        this.dir,
+        "read",
+      );
+    if (!st.isDirectory())
+      throw this.refusal(
+        new StorageProblem("not_a_directory", this.dir, "it is not a directory"),
+        this.dir,
+        "read",
+      );
+    return true;
   }
   readState(): ScanState | undefined {
-    return readJson<ScanState>(this.file("scan.json"));
+    if (!this.present()) return undefined;
+    const path = this.file(FILES.state);
+    const text = this.guard(path, "read", () => readBounded(path, MAX_STATE_BYTES));
+    if (text === undefined) return undefined;
+    const why = (problem: string, said: string) =>
+      storageRefusal(
+        problem,
+        this.shown(path),
+        `The scan's file ${this.shown(path)} in ${this.root} cannot be used: ${said}. It is left as it is for you to inspect; move it aside (or use a new scan_id) to start afresh.`,
+      );
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw why("corrupt", "it is not valid JSON");
+    }
+    const wrong = checkState(raw);
+    if (wrong) throw why("corrupt", wrong);
+    const state = raw as ScanState;
+    if (state.scan_id !== this.scanId) {
+      throw why("wrong_scan_id", "it belongs to another scan id, so it is not served or resumed as this one");
+    }
+    return state;
   }
   readRecords(): RecordBook {
-    return readJson<RecordBook>(this.file("candidates.json")) ?? {};
+    const path = this.file(FILES.records);
+    const text = this.guard(path, "read", () => readBounded(path, MAX_STATE_BYTES));
+    if (text === undefined) return {};
+    try {
+      const book = JSON.parse(text) as unknown;
+      if (book && typeof book === "object" && !Array.isArray(book)) return book as RecordBook;
+    } catch {}
+    throw storageRefusal(
+      "corrupt",
+      this.shown(path),
+      `The scan's file ${this.shown(path)} in ${this.root} is not the record book it should be; it is left as it is for you to inspect.`,
+    );
+  }
+  readText(name: ScanFileName, maxBytes: number): string | undefined {
+    const path = this.file(name);
+    return this.guard(path, "read", () => readBounded(path, maxBytes));
   }
   /** Records first, then scan.json: a crash between them leaves records that are a superset, never fewer. */
   save(state: ScanState, records: RecordBook | null): void {
-    if (records !== null) writeJsonAtomic(this.file("candidates.json"), records);
-    writeJsonAtomic(this.file("scan.json"), state);
+    if (records !== null) this.writeText(FILES.records, `${JSON.stringify(records, null, 1)}\n`);
+    this.writeText(FILES.state, `${JSON.stringify(state, null, 1)}\n`);
   }
-  writeText(name: string, text: string): string {
+  /** Write one of the scan's files whole (scrubbed), or refuse with the old one untouched. */
+  writeText<N extends ScanFileName>(name: N, text: string): N {
     const path = this.file(name);
-    writeAtomic(path, text);
-    return path;
+    this.guard(path, "write", () => writeAtomic(path, this.scrub(text)));
+    return name;
   }
 }

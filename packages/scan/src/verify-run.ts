@@ -15,14 +15,13 @@ import { matchExportRows, verdictFor } from "./verify.js";
  */
 async function check(call: Call, entries: readonly RankedEntry[]): Promise<boolean> {
   const state = call.state;
-  const client = await call.resmon();
   if (state.checks === null) {
     const ids = entries.map((e) => e.doc_id);
     const wanted = ids.map((doc_id) => ({ doc_id, record: call.records[doc_id] }));
-    const now = matchExportRows(ids.length ? await exportJson(client, ids) : [], wanted);
+    const now = matchExportRows(ids.length ? await exportJson(call, ids) : [], wanted);
     // Rows that could not be matched unambiguously are asked for one by one; no row is no_record.
     for (const id of ids.filter((x) => !now.has(x))) {
-      const rows = await exportJson(client, [id]);
+      const rows = await exportJson(call, [id]);
       if (rows[0]) now.set(id, { ...rows[0], id });
     }
     state.checks = {
@@ -40,7 +39,7 @@ async function check(call: Call, entries: readonly RankedEntry[]): Promise<boole
       call.save();
       return false;
     }
-    checks.lifecycle[e.doc_id] = await lifecycleOf(client, e.doc_id);
+    checks.lifecycle[e.doc_id] = await lifecycleOf(call, e.doc_id);
     checked++;
   }
   call.save();
@@ -62,7 +61,6 @@ export function closeFoundNothing(state: ScanState): void {
   };
   state.shortlist = { in_window: [], outside: [] };
   state.pages = [];
-  state.phase = "rank";
 }
 
 /** Verify, then emit evidence.json/md/bib and mark the scan complete. Nothing is repaired. */
@@ -70,7 +68,6 @@ export async function runVerification(call: Call): Promise<void> {
   const state = call.state;
   const entries: RankedEntry[] = state.pages.flatMap((p) => p.entries ?? []);
   if (!(await check(call, entries))) return;
-  const client = await call.resmon();
   const checks = state.checks as NonNullable<typeof state.checks>;
   const verdicts: Verdict[] = entries.map((e) =>
     verdictFor(
@@ -128,7 +125,7 @@ export async function runVerification(call: Call): Promise<void> {
   // resmon's own BibTeX of the chosen papers; if it fails nothing is written and verify can be sent again.
   const bib = bibInRankOrder(
     await exportBibtex(
-      client,
+      call,
       evidence.packets.map((p) => p.doc_id),
     ),
     evidence.packets,
@@ -189,6 +186,6 @@ export async function runVerification(call: Call): Promise<void> {
       failed_retrievals: coverage.sweeps.filter((s) => s.status === "failed").map((s) => s.query_id),
     },
   };
-  state.phase = "complete";
+  // Written last: files set is what makes the scan complete (steps.ts).
   call.save();
 }

@@ -7,13 +7,8 @@ import {
   titlesClose,
   yearOf,
 } from "./records.js";
-import type { Verdict } from "./state.js";
+import type { LifecycleOutcome, Verdict } from "./state.js";
 import type { Cite } from "./types.js";
-
-/** What GET /api/documents/{id}/lifecycle told us, or that the check did not finish. */
-export type LifecycleOutcome =
-  | { finished: true; check_status: string | null; events: Record<string, unknown>[] }
-  | { finished: false; error: string };
 
 /** The cited values against resmon's record now: DOI normalised, title close, year ±1, first author's surname. */
 export function citeMismatches(cite: Cite | undefined, record: PaperRecord): Verdict["mismatches"] {

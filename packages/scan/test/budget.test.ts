@@ -39,7 +39,6 @@ function heavy(id: number): PaperRecord {
 function stateWith(ids: number[], over: Partial<ScanState>): ScanState {
   return {
     ...newState("0b5f8a4e-3c8d-4f6a-9b1e-2d7c5a9e8f10", normalizeStart(startArgs()), new Date(0)),
-    phase: "screen",
     tasks: [],
     retrieving: null,
     candidates: ids.map((doc_id) => ({
@@ -78,7 +77,6 @@ describe("token budgets (cl100k_base)", () => {
   it("a shortlist page of 10 stays under 3000 tokens", () => {
     const page = ids.slice(0, 10);
     const state = stateWith(ids, {
-      phase: "rank",
       batches: [
         {
           index: 0,

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ScanEnvelope } from "../src/index.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd } from "./helpers/model.js";
+import { plainBackend } from "./helpers/plain-backend.js";
 import { startArgs } from "./helpers/plan.js";
 
 let r: Rig;
@@ -25,6 +26,8 @@ const SOURCES = ["arxiv", "openalex"];
 function withoutCoverage(client: ResmonClient): ResmonClient {
   return new Proxy(client, {
     get(target, key, receiver) {
+      // The backend bounds each request with within(): the bounded client is stripped the same way.
+      if (key === "within") return (ms: number) => withoutCoverage(target.within(ms));
       if (key !== "GET") return Reflect.get(target, key, receiver);
       return async (...args: Parameters<ResmonClient["GET"]>) => {
         const res = await target.GET(...args);
@@ -122,7 +125,7 @@ describe("a whole scan ends with evidence naming every source resmon did not rec
   }
 
   it("not_reported: a resmon whose runs carry no coverage is never read as answered", async () => {
-    const engine = r.engine({ connect: async () => withoutCoverage(await r.connect()) });
+    const engine = r.engine({ backend: plainBackend(async () => withoutCoverage(await r.connect())) });
     const seen = await driveToEnd(engine, await engine.start(startArgs({ sources: SOURCES })));
     const end = seen.at(-1) as ScanEnvelope;
     expectRiskEverywhere(seen, 2);

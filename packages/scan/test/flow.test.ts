@@ -126,6 +126,8 @@ describe("a whole scan, following next_action alone", () => {
   });
 
   it("with no wait budget every call still advances; verification goes on across scan_verify calls, each paper checked once", async () => {
+    // A slot for every sweep: resmon's Retry-After (5 s here, honoured) is not what this test is about.
+    r.kit.setAdmission({ maxConcurrent: 10 });
     const engine = r.engine({ waitMs: 0 });
     const args = startArgs({ per_query: 4 });
     const seen = await driveToEnd(engine, await engine.start(args), 400);

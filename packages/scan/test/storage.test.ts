@@ -10,6 +10,14 @@ import { ensureDir, writeAtomic } from "../src/fsio.js";
 import { acquireLock } from "../src/lock.js";
 import { deadPid } from "./helpers/process.js";
 
+async function until(ok: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "scan-store-"));
@@ -126,6 +134,64 @@ describe("the per-scan lock", () => {
     held.release();
     expect(JSON.parse(readFileSync(path, "utf8")).nonce).toBe("theirs");
   });
+});
+
+describe("the per-scan lock with many processes clearing a dead holder's lock", () => {
+  // Six processes meet a dead holder's lock at the same instant, many rounds. Before the breaker,
+  // one read-then-unlink could delete a lock another had just taken: about 1 round in 12 ended with
+  // two holders. Each holder counts the holders while it holds: never more than one.
+  it("at most one holder at any instant, and someone takes it every round", async () => {
+    const child = fileURLToPath(new URL("./helpers/lock-race.ts", import.meta.url));
+    const ROUNDS = 40;
+    const CALLERS = 6;
+    const path = join(dir, "lock");
+    const held = join(dir, "held");
+    ensureDir(held);
+    const dead = String(await deadPid());
+    const procs = Array.from({ length: CALLERS }, (_, caller) =>
+      spawn(process.execPath, ["--import", "tsx", child], {
+        env: {
+          ...process.env,
+          CALLER: String(caller),
+          ROUNDS: String(ROUNDS),
+          SLOT_MS: "300",
+          DEAD_PID: dead,
+          HELD_DIR: held,
+          LOCK_PATH: path,
+        },
+        stdio: ["pipe", "pipe", "inherit"],
+      }),
+    );
+    const outputs = procs.map((p) => {
+      let out = "";
+      p.stdout?.on("data", (c: Buffer) => {
+        out += c.toString();
+      });
+      return { text: () => out, exited: new Promise((r) => p.on("exit", r)) };
+    });
+    // Every caller loaded before the first round: they meet the lock at the same instant.
+    await until(() => outputs.every((o) => o.text().startsWith("ready\n")), 60_000);
+    const start = Date.now() + 500;
+    for (const p of procs) p.stdin?.end(`${start}\n`);
+    await Promise.all(outputs.map((o) => o.exited));
+    const lines = outputs.map((o) =>
+      o
+        .text()
+        .split("\n")
+        .slice(1, ROUNDS + 1),
+    );
+    const doubled: string[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const round = lines.map((l) => l[r] ?? "missing");
+      const holds = round.filter((x) => x.startsWith("held")).map((x) => Number(x.split(" ")[1]));
+      if (holds.some((n) => n > 1)) doubled.push(`round ${r}: ${round.join(" | ")}`);
+      expect(
+        round.every((x) => x.startsWith("held") || x === "refused scan_in_progress"),
+        round.join(" | "),
+      ).toBe(true);
+    }
+    expect(doubled).toEqual([]);
+  }, 120_000);
 });
 
 describe("the per-scan lock under kill -9", () => {

@@ -136,7 +136,11 @@ export async function followScan(
         envelope = await send("scan_continue", { scan_id: scanId, gap_queries: opts.gapQueries ?? [] });
         break;
       case "rank_shortlist": {
-        const entries = rankedEntries(payloadItems(envelope), ranked + 1);
+        // A rank orders the whole shortlist: continue after what the scan has ranked already (a scan
+        // taken over part-way through its pages has ranks this call did not give).
+        const progressRanked = (envelope.progress as { ranked?: unknown } | undefined)?.ranked;
+        const already = typeof progressRanked === "number" ? progressRanked : ranked;
+        const entries = rankedEntries(payloadItems(envelope), already + 1);
         ranked += entries.length;
         envelope = await send("scan_continue", { scan_id: scanId, ranked_entries: entries });
         break;

@@ -9,6 +9,7 @@ export const GROUP_TITLES = {
   secrets: "secrets",
   stdout: "stdout (backpressure, fatal errors)",
   scan: "scan tools (artifacts, concurrency, kill -9)",
+  storage: "storage (full disk, hostile files, token on disk)",
 } as const;
 
 export type GroupName = keyof typeof GROUP_TITLES;

@@ -625,7 +625,15 @@ async function crashAt(point: CrashPoint): Promise<string | null> {
 
   const second = await scanServer(`scan-after-crash-${point.at}`, kit, dataDir, WAIT_MS);
   try {
-    const polled = await second.call("scan_continue", { scan_id: id });
+    let polled = await second.call("scan_continue", { scan_id: id });
+    const recorded = existsSync(join(dataDir, id, "scan.json"));
+    if (!polled.ok && polled.body.error === "not_found" && !recorded) {
+      // Killed after the lock, before the start's inputs were stored: nothing can have been sent
+      // (they are stored before any sweep), and the same scan_start begins the scan.
+      if (admittedSweeps(kit, from).byQuery.size > 0)
+        return `${point.at}: not_found after the crash although sweeps were admitted`;
+      polled = await second.call("scan_start", args);
+    }
     if (!polled.ok)
       return `${point.at}: the first poll after the crash: ${JSON.stringify(polled.body).slice(0, 300)}`;
     if (!["retrieve", "screen", "gap", "rank", "complete"].includes(String(polled.body.phase)))

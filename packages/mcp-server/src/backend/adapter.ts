@@ -36,6 +36,8 @@ export interface BackendOptions {
 export interface CallOptions {
   /** Sent as ?expected_runtime_id; a structured 409 then means instance_mismatch. */
   expectedRuntimeId?: string;
+  /** An end for this request earlier than the tool call's own (ms since the epoch): the scan's wait budget. */
+  deadline?: number;
 }
 
 interface Connection {
@@ -148,7 +150,8 @@ export class Backend {
   forCall(arrivedAt: number = Date.now()): CallBackend {
     const deadline = Math.min(arrivedAt, Date.now()) + this.timeoutMs;
     return {
-      call: (send, options = {}) => this.callBy(send, options, deadline),
+      call: (send, options = {}) =>
+        this.callBy(send, options, Math.min(deadline, options.deadline ?? deadline)),
       resmon: () => this.resmonBy(deadline),
       sourceSlugs: () => this.slugsBy(deadline),
       forget: () => this.forget(),
@@ -261,15 +264,6 @@ export class Backend {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /**
-   * The discovered client itself, for the scan engine, which makes its own requests and maps their
-   * outcomes. Refusals are the same ToolErrors (backend_unavailable) every tool gets.
-   */
-  async client(): Promise<ResmonClient> {
-    const connection = await this.connect();
-    return guarded(connection.client, await this.knownFor(connection).resmon);
   }
 
   /** Forget the connection: the next call discovers afresh. */

@@ -3,12 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createResmonClient, type ResmonClient } from "@resmon/api-client";
 import { startTestkit, type Testkit } from "@resmon/testkit";
-import { createScanEngine, type ScanEngine, type ScanEngineOptions } from "../../src/index.js";
+import {
+  createScanEngine,
+  type ScanBackend,
+  type ScanEngine,
+  type ScanEngineOptions,
+} from "../../src/index.js";
+import { plainBackend } from "./plain-backend.js";
 
 export interface Rig {
   kit: Testkit;
   client: ResmonClient;
   connect: () => Promise<ResmonClient>;
+  backend: ScanBackend;
   dataDir: string;
   engine: (opts?: Partial<ScanEngineOptions>) => ScanEngine;
   sweepPosts: () => number;
@@ -32,12 +39,14 @@ export async function rig(seed: "demo" | "small" = "demo"): Promise<Rig> {
   };
   const client = await connect();
   const dataDir = join(base, "scans");
+  const backend = plainBackend(connect);
   return {
     kit,
     client,
     connect,
+    backend,
     dataDir,
-    engine: (opts = {}) => createScanEngine({ connect, dataDir, waitMs: 8000, pollMs: 20, ...opts }),
+    engine: (opts = {}) => createScanEngine({ backend, dataDir, waitMs: 8000, pollMs: 20, ...opts }),
     sweepPosts: () =>
       kit.requests.filter((q) => q.method === "POST" && q.route === "/api/search/sweep" && q.status === 200)
         .length,

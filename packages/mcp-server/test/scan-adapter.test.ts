@@ -1,0 +1,77 @@
+/**
+ * The scan through the server's own adapter (createResmonTools: handlers, runScan, CallBackend):
+ * its requests share the tool call's deadline and the scan's wait budget, its failures are the one
+ * mapping's (backend_unavailable with `tried`, as every tool's), and scan_result, which asks resmon
+ * nothing, still knows the token to scrub.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { scanStartArgs, startTestkit, type Testkit } from "@resmon/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scrub } from "../src/scrub.js";
+import { createResmonTools } from "../src/server.js";
+
+let base: string;
+let kit: Testkit;
+let env: Record<string, string>;
+beforeAll(async () => {
+  base = mkdtempSync(join(tmpdir(), "scan-adapter-"));
+  kit = await startTestkit({ stateDir: join(base, "state"), seed: "demo" });
+  kit.setAdmission({ runDurationMs: 60 });
+  env = {
+    RESMON_PORT: String(kit.port),
+    RESMON_STATE_DIR: join(base, "state"),
+    RESMON_MCP_SCAN_DATA: join(base, "scans"),
+    RESMON_MCP_SCAN_WAIT_MS: "3000",
+  };
+});
+afterAll(async () => {
+  await kit.stop().catch(() => undefined);
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe("the scan through the server's adapter", () => {
+  // First in the file: nothing in this process has discovered resmon yet.
+  it("scan_result, which runs no discovery, still teaches the scrubber the token", async () => {
+    expect(scrub(kit.token)).toBe(kit.token);
+    const tools = createResmonTools({ env });
+    const got = await tools.call("scan_result", { scan_id: crypto.randomUUID() });
+    expect(got.ok).toBe(false);
+    expect(scrub(kit.token)).toBe("<redacted>");
+    await tools.close?.();
+  });
+
+  it("at 800 ms per request, scan_start answers within its 3 s wait budget", async () => {
+    kit.setFault("*", { kind: "delay", ms: 800 });
+    const tools = createResmonTools({ env });
+    try {
+      const t0 = Date.now();
+      const got = await tools.call(
+        "scan_start",
+        scanStartArgs({ scanId: crypto.randomUUID(), profile: "quick" }),
+      );
+      const took = Date.now() - t0;
+      expect(got.ok, JSON.stringify(got).slice(0, 300)).toBe(true);
+      expect(took).toBeLessThan(4500);
+    } finally {
+      kit.setFault("*", null);
+      await tools.close?.();
+    }
+  }, 20_000);
+
+  it("a backend that went away is backend_unavailable as every tool says it, with tried", async () => {
+    const tools = createResmonTools({ env: { ...env, RESMON_MCP_SCAN_WAIT_MS: "0" } });
+    const args = scanStartArgs({ scanId: crypto.randomUUID(), profile: "quick" });
+    const first = await tools.call("scan_start", args);
+    expect(first.ok).toBe(true);
+    await kit.stop();
+    const got = await tools.call("scan_continue", { scan_id: args.scan_id });
+    expect(got.ok).toBe(false);
+    if (got.ok) return;
+    expect(got.error.error).toBe("backend_unavailable");
+    expect(got.error.tried).toEqual([`http://127.0.0.1:${kit.port}`]);
+    expect(got.error.detail).toMatchObject({ stage: "retrieve" });
+    await tools.close?.();
+  }, 20_000);
+});

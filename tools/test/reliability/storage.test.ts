@@ -1,0 +1,324 @@
+/**
+ * The scan's files under storage faults, through the real stdio server: a full disk (a real tmpfs
+ * filled to a generated level before a generated call), hostile files in a scan's directory
+ * (corrupt, oversized, foreign, symlinked, a directory named lock), and a backend that echoes the
+ * token into what is written to disk. Each fault is a named refusal (internal_error, detail.reason
+ * "storage", the path relative to the scans directory) within a second; what was on disk stays as it
+ * was; no file is ever left part-written; after the fault is gone the same call goes on.
+ */
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { payloadItems, scanStartArgs, screenScores, type Testkit } from "@resmon/testkit";
+import fc from "fast-check";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { kitFor, tempDir } from "../../src/reliability/context.js";
+import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
+import type { Outcome } from "../../src/reliability/outcome.js";
+import { SERVER_CLI } from "../../src/reliability/proc.js";
+import { countCases, holds, note } from "../../src/reliability/record.js";
+import { SCALE, SEED, scaled, testTimeout } from "../../src/reliability/scale.js";
+import { type ScanServer, scanServer } from "../../src/reliability/scan.js";
+
+const WAIT_MS = 400;
+const FULL_DISK_RUNS = scaled(60, 3);
+const HOSTILE_RUNS = scaled(90, 7);
+
+type Envelope = Record<string, unknown>;
+
+/** A tmpfs at a fresh mount point, or why none could be mounted (the full-disk cases are then skipped, said so). */
+function mountTmpfs(size: string): { dir: string; unmount: () => void } | string {
+  const dir = mkdtempSync(join(tmpdir(), "storage-tmpfs-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], { stdio: "pipe" });
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    return `mount -t tmpfs is not permitted here (${String((e as Error).message).split("\n")[0]})`;
+  }
+  return {
+    dir,
+    unmount: () => {
+      execFileSync("umount", [dir]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+const probe = mountTmpfs("1m");
+const NO_MOUNT = typeof probe === "string" ? probe : null;
+if (typeof probe !== "string") probe.unmount();
+
+function freeBytes(dir: string): number {
+  return Number(execFileSync("df", ["--output=avail", "-B1", dir]).toString().split("\n")[1]);
+}
+
+/** Fill the file system holding `dir` until at most `leave` bytes are free. */
+function fill(dir: string, leave: number): void {
+  const path = join(dir, "filler");
+  for (let free = freeBytes(dir); free > leave; free = freeBytes(dir)) {
+    try {
+      writeFileSync(path, Buffer.alloc(Math.max(512, Math.floor((free - leave) / 2)), 120), { flag: "a" });
+    } catch {
+      return;
+    }
+  }
+}
+
+/** Every file of a scan's directory: JSON ones parse (whole, never a part), no temp file left. */
+function wholeFiles(scanDir: string): string | null {
+  if (!existsSync(scanDir)) return null;
+  for (const f of readdirSync(scanDir)) {
+    if (f.endsWith(".tmp")) return `a temp file was left: ${f}`;
+    if (f.endsWith(".json")) {
+      try {
+        JSON.parse(readFileSync(join(scanDir, f), "utf8"));
+      } catch {
+        return `${f} is not whole JSON`;
+      }
+    }
+  }
+  return null;
+}
+
+function storageRefusal(o: Outcome): Record<string, unknown> | null {
+  if (o.kind !== "error" || o.code !== "internal_error") return null;
+  const detail = o.body.detail as Record<string, unknown>;
+  return detail?.reason === "storage" ? detail : null;
+}
+
+async function ok(server: ScanServer, name: string, args: Envelope): Promise<Envelope> {
+  const got = await server.outcome(name, args);
+  if (got.kind !== "success") throw new Error(`${name}: ${JSON.stringify(got).slice(0, 400)}`);
+  return got.body;
+}
+
+const newScan = () => scanStartArgs({ scanId: crypto.randomUUID(), retrieval: "corpus", profile: "quick" });
+
+let kit: Testkit;
+
+describe.skipIf(!existsSync(SERVER_CLI))(`storage (scale ${SCALE}, seed ${SEED})`, () => {
+  beforeAll(async () => {
+    kit = await kitFor({ stateDir: tempDir("storage"), seed: "demo" });
+    kit.setAdmission({ maxConcurrent: 4, runDurationMs: 60 });
+  }, 30_000);
+  afterAll(async () => kit?.stop());
+  afterEach(() => {
+    kit.clearFaults();
+    if (kit.requests.length > 20_000) kit.clearRequests();
+  });
+
+  describe.skipIf(NO_MOUNT !== null)(`a full disk (${NO_MOUNT ?? "a real tmpfs"})`, () => {
+    let fs: { dir: string; unmount: () => void };
+    let server: ScanServer;
+    beforeAll(async () => {
+      fs = mountTmpfs("4m") as typeof fs;
+      server = await scanServer("storage-full", kit, join(fs.dir, "scans"), WAIT_MS);
+    }, 30_000);
+    afterAll(async () => {
+      await server?.client.close();
+      fs?.unmount();
+    });
+
+    it("a generated fill level before a generated call: ok, or a storage refusal with the old files whole and nothing sent; then it goes on", {
+      timeout: testTimeout(300_000),
+    }, async (ctx) => {
+      const seen = { ok: 0, refused: 0, problems: new Map<string, number>() };
+      await holds(
+        ctx,
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 64 * 1024 }),
+          fc.constantFrom("scan_start", "screen_scores"),
+          async (leave, point) => {
+            rmSync(join(fs.dir, "filler"), { force: true });
+            rmSync(join(fs.dir, "scans"), { recursive: true, force: true });
+            const args = newScan();
+            const scanDir = join(fs.dir, "scans", String(args.scan_id));
+            let name = "scan_start";
+            let sent: Envelope = args;
+            if (point === "screen_scores") {
+              const env = await ok(server, "scan_start", args);
+              expect(env.next_action).toBe("screen_candidates");
+              name = "scan_continue";
+              sent = { scan_id: args.scan_id, screen_scores: screenScores(payloadItems(env)) };
+            }
+            const before = existsSync(join(scanDir, "scan.json"))
+              ? readFileSync(join(scanDir, "scan.json"))
+              : null;
+            fill(fs.dir, leave);
+            const requests = kit.requests.length;
+            const got = await server.outcome(name, sent);
+            const refusal = storageRefusal(got);
+            expect(got.kind === "success" || refusal !== null, JSON.stringify(got).slice(0, 300)).toBe(true);
+            expect(wholeFiles(scanDir)).toBeNull();
+            if (refusal) {
+              seen.refused++;
+              const problem = String(refusal.problem);
+              seen.problems.set(problem, (seen.problems.get(problem) ?? 0) + 1);
+              expect(String(refusal.path).startsWith("/")).toBe(false);
+              expect(String(refusal.path).startsWith(String(args.scan_id))).toBe(true);
+              // Accepting a batch writes before it asks anything: nothing reached resmon. A start may have
+              // read the corpus before the write that failed, but never started a sweep after it.
+              if (point === "screen_scores") expect(kit.requests.length).toBe(requests);
+              else
+                expect(kit.requests.slice(requests).filter((q) => q.route === "/api/search/sweep")).toEqual(
+                  [],
+                );
+              if (before) expect(readFileSync(join(scanDir, "scan.json")).equals(before)).toBe(true);
+              // Space again: the same call goes on.
+              rmSync(join(fs.dir, "filler"), { force: true });
+              const again = await server.outcome(name, sent);
+              expect(again.kind, JSON.stringify(again).slice(0, 300)).toBe("success");
+            } else seen.ok++;
+          },
+        ),
+        { numRuns: FULL_DISK_RUNS, seed: SEED },
+      );
+      note(
+        ctx,
+        `full tmpfs, 0–64 KB left before scan_start or an accepted batch: ${seen.ok} ok, ${seen.refused} refused as storage (${[...seen.problems].map(([p, n]) => `${p} ${n}`).join(", ")}), every file whole, nothing sent after a refusal, each call went on once space was back`,
+      );
+    });
+  });
+
+  describe("hostile files in a scan's directory", () => {
+    let dataDir: string;
+    let server: ScanServer;
+    let donor: { id: string; dir: string };
+    beforeAll(async () => {
+      dataDir = join(tempDir("storage-files"), "scans");
+      server = await scanServer("storage-files", kit, dataDir, WAIT_MS);
+      const args = newScan();
+      await ok(server, "scan_start", args);
+      donor = { id: String(args.scan_id), dir: join(dataDir, String(args.scan_id)) };
+    }, 30_000);
+    afterAll(async () => server?.client.close());
+
+    const KINDS = {
+      truncated: "corrupt",
+      garbage: "corrupt",
+      oversized: "too_large",
+      foreign: "wrong_scan_id",
+      linked: "symlink",
+      linked_dir: "symlink",
+      lock_dir: "not_a_file",
+    } as const;
+
+    it("each a named storage refusal within a second, the file left as it is", {
+      timeout: testTimeout(240_000),
+    }, async (ctx) => {
+      let slowest = 0;
+      const counts = new Map<string, number>();
+      await holds(
+        ctx,
+        fc.asyncProperty(
+          fc.constantFrom(...(Object.keys(KINDS) as (keyof typeof KINDS)[])),
+          fc.double({ min: 0, max: 1, noNaN: true }),
+          fc.uint8Array({ minLength: 1, maxLength: 200 }),
+          async (kind, cut, bytes) => {
+            const args = newScan();
+            const id = String(args.scan_id);
+            const dir = join(dataDir, id);
+            let path = join(dir, "scan.json");
+            if (kind === "linked_dir") {
+              symlinkSync(donor.dir, dir);
+              path = dir;
+            } else {
+              await ok(server, "scan_start", args);
+              const text = readFileSync(path);
+              if (kind === "truncated")
+                writeFileSync(path, text.subarray(0, Math.floor(text.length * cut * 0.9)));
+              if (kind === "garbage")
+                writeFileSync(path, Buffer.concat([Buffer.from("{"), Buffer.from(bytes)]));
+              if (kind === "oversized") truncateSync(path, 300 * 1024 * 1024);
+              if (kind === "foreign") writeFileSync(path, readFileSync(join(donor.dir, "scan.json")));
+              if (kind === "linked") {
+                rmSync(path);
+                symlinkSync(join(donor.dir, "scan.json"), path);
+              }
+              if (kind === "lock_dir") {
+                path = join(dir, "lock");
+                mkdirSync(path);
+              }
+            }
+            const shape = () => {
+              const st = lstatSync(path);
+              return `${st.mode}:${st.size}:${st.isFile() ? readFileSync(path).subarray(0, 4096).toString("hex") : ""}`;
+            };
+            const before = shape();
+            const calls: [string, Envelope][] = [["scan_continue", { scan_id: id }]];
+            if (kind !== "lock_dir") calls.push(["scan_result", { scan_id: id }]);
+            for (const [name, sent] of calls) {
+              const got = await server.outcome(name, sent);
+              slowest = Math.max(slowest, got.ms);
+              const refusal = storageRefusal(got);
+              expect(refusal, `${kind} ${name}: ${JSON.stringify(got).slice(0, 300)}`).not.toBeNull();
+              expect(refusal?.problem).toBe(KINDS[kind]);
+              expect(String(refusal?.path).startsWith(id)).toBe(true);
+              expect(got.ms).toBeLessThan(1000);
+            }
+            expect(shape()).toBe(before);
+            counts.set(kind, (counts.get(kind) ?? 0) + 1);
+          },
+        ),
+        { numRuns: HOSTILE_RUNS, seed: SEED },
+      );
+      note(
+        ctx,
+        `hostile files (${[...counts].map(([k, n]) => `${k} ${n}`).join(", ")}): each refused by name, slowest ${Math.round(slowest)} ms (bound 1000 ms), every file left as it was`,
+      );
+    });
+  });
+
+  describe("a backend that echoes the token into what is stored", () => {
+    let dataDir: string;
+    let server: ScanServer;
+    beforeAll(async () => {
+      dataDir = join(tempDir("storage-scrub"), "scans");
+      server = await scanServer("storage-scrub", kit, dataDir, WAIT_MS);
+    }, 30_000);
+    afterAll(async () => server?.client.close());
+
+    it("no byte of the scan's directory holds the token", async (ctx) => {
+      const args = newScan();
+      // Every corpus row's title and abstract carry the token the server sent.
+      const rows = Array.from({ length: 30 }, (_, i) => ({
+        id: 900_000 + i,
+        title: `Echoed ${kit.token} title ${i}`,
+        authors: `Author ${kit.token}`,
+        abstract: `An abstract with ${kit.token} in it.`,
+        publication_date: "2024-01-01",
+        doi: `10.1000/echo.${i}`,
+        source_repository: "arxiv",
+        external_id: `echo-${i}`,
+      }));
+      kit.setFault("/api/explorer/search", {
+        kind: "status",
+        status: 200,
+        body: { results: rows, has_more: false, next_cursor: null, sort: "similarity" },
+      });
+      const env = await ok(server, "scan_start", args);
+      expect(env.next_action).toBe("screen_candidates");
+      const dir = join(dataDir, String(args.scan_id));
+      const all = readdirSync(dir)
+        .map((f) => readFileSync(join(dir, f), "utf8"))
+        .join("\n");
+      expect(all).toContain("<redacted>");
+      expect(all.includes(kit.token)).toBe(false);
+      countCases(ctx, readdirSync(dir).length);
+      note(ctx, `token echoed into 30 rows: ${readdirSync(dir).length} files written, 0 holding it`);
+    });
+  });
+
+  accountForEveryByte();
+});
