@@ -18,7 +18,7 @@ import {
   randomScanId,
   type ScanSession,
 } from "./helpers/scan-session.js";
-import { HAVE_CLI } from "./helpers/spawn.js";
+import { HAVE_CLI, waitForProbe } from "./helpers/spawn.js";
 
 /**
  * The scan toolset end to end: the built `resmon-mcp` over stdio (the SDK client) against an
@@ -128,6 +128,8 @@ describe.skipIf(!HAVE_CLI)("a read-only session (RESMON_MCP_READ_ONLY=1)", () =>
       const read = await readOnly.call("scan_result", { scan_id: scanId });
       expect(read.ok, JSON.stringify(read.body)).toBe(true);
       expect(read.body.phase).toBe("complete");
+      // The session's start-up check (one GET /api/health) is not one of the refused calls' requests.
+      await waitForProbe(readOnly.stderr);
       const from = kit.requests.length;
       const before = filesUnder(dataDir);
       for (const [name, args] of [

@@ -9,6 +9,11 @@ import { ScanError, type ScanErrorCode } from "./errors.js";
  */
 export interface ScanBackend {
   /**
+   * When the tool call arrived (ms since the epoch), if the caller knows: the scan's wait budget
+   * counts from then, so what the server asked before the engine (its checks) is inside it too.
+   */
+  readonly arrivedAt?: number;
+  /**
    * Send one request and answer its data; or reject with an Error carrying the contract's `code`,
    * `message` and `detail`. `deadline` (ms since the epoch) ends this request earlier than the tool
    * call's own deadline would: the scan's wait budget.

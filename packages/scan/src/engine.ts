@@ -123,10 +123,10 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     work: (state: ScanState | undefined, open: (s: ScanState) => Call) => Promise<ScanEnvelope>,
     create = false,
   ): Promise<ScanEnvelope> {
-    const arrived = Date.now();
     const backend = given ?? options.backend;
     if (!backend)
       throw new Error("A scan call needs a backend: pass one to the call or to createScanEngine.");
+    const arrived = Math.min(Date.now(), backend.arrivedAt ?? Date.now());
     const dir = new ScanDir(root, scanId, scrub);
     if (create) dir.create();
     else if (dir.readState() === undefined) throw notFound(scanId);

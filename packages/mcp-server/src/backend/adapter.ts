@@ -117,6 +117,8 @@ export function refusalToError(refusal: DiscoveryRefusal): ToolError {
 
 /** What a tool's handler asks resmon through (`Backend.forCall`): every request under its call's deadline. */
 export interface CallBackend {
+  /** When the tool call arrived (epoch ms): its deadline, and a scan's wait budget, count from then. */
+  readonly arrivedAt: number;
   call<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, options?: CallOptions): Promise<T>;
   /** What this resmon serves (its version, routes, features), learned once per runtime id. */
   resmon(): Promise<ThisResmon>;
@@ -148,8 +150,10 @@ export class Backend {
    * through AsyncLocalStorage: on Node 20 that turns on promise hooks for every promise in the process.
    */
   forCall(arrivedAt: number = Date.now()): CallBackend {
-    const deadline = Math.min(arrivedAt, Date.now()) + this.timeoutMs;
+    const arrived = Math.min(arrivedAt, Date.now());
+    const deadline = arrived + this.timeoutMs;
     return {
+      arrivedAt: arrived,
       call: (send, options = {}) =>
         this.callBy(send, options, Math.min(deadline, options.deadline ?? deadline)),
       resmon: () => this.resmonBy(deadline),
