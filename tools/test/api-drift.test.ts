@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareDescriptions, main, OUR_DESCRIPTION } from "../src/check-backend-openapi.js";
+import { runMain } from "./helpers/run-main.js";
 
 type JsonObject = { [key: string]: unknown };
 
@@ -43,21 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function runMain(args: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
-  const err = vi
-    .spyOn(console, "error")
-    .mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
-  try {
-    const code = await main(args);
-    return { code, out: lines.join("\n") };
-  } finally {
-    log.mockRestore();
-    err.mockRestore();
-  }
-}
 
 describe.skipIf(realText === undefined)("against ../shared/resmon/openapi.json", () => {
   it("finds no difference in the real backend's document", () => {
@@ -98,7 +84,7 @@ describe.skipIf(realText === undefined)("against ../shared/resmon/openapi.json",
     if (k) k.name = "count";
     const file = join(dir, "renamed-param.json");
     await writeFile(file, JSON.stringify(copy));
-    const { code, out } = await runMain([file]);
+    const { code, out } = await runMain(main, [file]);
     expect(code).toBe(1);
     expect(out).toContain(
       'GET /api/documents/{document_id}/similar: query parameter "k" is not declared by the backend',
@@ -183,10 +169,10 @@ describe.skipIf(realText === undefined)("against ../shared/resmon/openapi.json",
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openapi.json`;
     try {
-      const good = await runMain(["--token-file", tokenFile, url]);
+      const good = await runMain(main, ["--token-file", tokenFile, url]);
       expect(good.code).toBe(0);
       expect(seen[0]).toBe(`Bearer ${token}`);
-      const refused = await runMain([url]);
+      const refused = await runMain(main, [url]);
       expect(refused.code).toBe(1);
       expect(refused.out).toContain("HTTP 401");
       expect(good.out + refused.out).not.toContain(token);
@@ -199,16 +185,16 @@ describe.skipIf(realText === undefined)("against ../shared/resmon/openapi.json",
 describe("--if-present", () => {
   it("exits 0 with a note when the file is absent, and 1 without the flag", async () => {
     const missing = join(dir, "no-such-openapi.json");
-    const skipped = await runMain(["--if-present", missing]);
+    const skipped = await runMain(main, ["--if-present", missing]);
     expect(skipped.code).toBe(0);
     expect(skipped.out).toContain("skipped");
-    expect((await runMain([missing])).code).toBe(1);
+    expect((await runMain(main, [missing])).code).toBe(1);
   });
 
   it("still fails on a present file that differs", async () => {
     const file = join(dir, "empty-openapi.json");
     await writeFile(file, JSON.stringify({ openapi: "3.1.0", paths: {} }));
-    const result = await runMain(["--if-present", file]);
+    const result = await runMain(main, ["--if-present", file]);
     expect(result.code).toBe(1);
     expect(result.out).toContain("184 difference(s)");
   });

@@ -20,6 +20,7 @@ import {
   structureOnly,
 } from "../src/api-update.js";
 import { API_DESCRIPTION } from "../src/gen-api-types.js";
+import { runMain } from "./helpers/run-main.js";
 
 type JsonObject = { [key: string]: unknown };
 
@@ -27,20 +28,6 @@ const toolsDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const REAL = resolve(toolsDir, "../../shared/resmon/openapi.json");
 const realText = await readFile(REAL, "utf8").catch(() => undefined);
 const ours = await readResponsesFile();
-
-async function runMain(args: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
-  const err = vi
-    .spyOn(console, "error")
-    .mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
-  try {
-    return { code: await main(args), out: lines.join("\n") };
-  } finally {
-    log.mockRestore();
-    err.mockRestore();
-  }
-}
 
 /** A minimal resmon document: one path, prose everywhere, fields named like prose keywords. */
 function tiny(): JsonObject {
@@ -144,7 +131,7 @@ describe.skipIf(realText === undefined)("against ../shared/resmon/openapi.json",
     expect(built.undecided).toEqual([]);
     expect(operationKeys(built.doc)).toHaveLength(184);
     expect(renderDescription(built)).toBe(await readFile(API_DESCRIPTION, "utf8"));
-    const check = await runMain(["--check", "--from", REAL]);
+    const check = await runMain(main, ["--check", "--from", REAL]);
     expect(check.code, check.out).toBe(0);
   });
 
@@ -157,7 +144,7 @@ describe.skipIf(realText === undefined)("against ../shared/resmon/openapi.json",
       };
       const path = join(dir, "openapi.json");
       await writeFile(path, JSON.stringify(newer));
-      const { code, out } = await runMain(["--check", "--from", path]);
+      const { code, out } = await runMain(main, ["--check", "--from", path]);
       expect(code).toBe(1);
       expect(out).toContain("new operation GET /api/notebooks");
       expect(out).toContain("is stale");
@@ -217,7 +204,7 @@ describe.skipIf(realText === undefined)("against ../shared/resmon/openapi.json",
     it("reads /openapi.json with the token discovery finds, and never prints it", async () => {
       vi.stubEnv("RESMON_STATE_DIR", stateDir);
       try {
-        const { code, out } = await runMain(["--check", "--from", url]);
+        const { code, out } = await runMain(main, ["--check", "--from", url]);
         expect(code, out).toBe(0);
         expect(seen.at(-1)).toBe(`Bearer ${token}`);
         expect(out).not.toContain(token);
@@ -227,12 +214,12 @@ describe.skipIf(realText === undefined)("against ../shared/resmon/openapi.json",
     });
 
     it("refuses a URL that is not loopback, and says why discovery failed", async () => {
-      expect((await runMain(["--from", "http://example.com/openapi.json"])).out).toContain(
+      expect((await runMain(main, ["--from", "http://example.com/openapi.json"])).out).toContain(
         "is not http://127.0.0.1",
       );
       vi.stubEnv("RESMON_STATE_DIR", join(stateDir, "nowhere"));
       try {
-        const { code, out } = await runMain(["--check", "--from", url]);
+        const { code, out } = await runMain(main, ["--check", "--from", url]);
         expect(code).toBe(1);
         expect(out).toContain("no_token_file");
         expect(out).not.toContain(token);

@@ -6,20 +6,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ScanError } from "../src/index.js";
 import type { ScanState } from "../src/state.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { startArgs } from "./helpers/plan.js";
-
-async function refused(p: Promise<unknown>): Promise<ScanError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ScanError) return e;
-    throw e;
-  }
-  throw new Error("not refused");
-}
+import { refused } from "./helpers/refused.js";
 
 let r: Rig;
 beforeEach(async () => {

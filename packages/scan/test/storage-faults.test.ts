@@ -19,20 +19,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeAtomic } from "../src/fsio.js";
-import { createScanEngine, type ScanEnvelope, ScanError } from "../src/index.js";
+import { createScanEngine, type ScanEnvelope } from "../src/index.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd, scoreBatch } from "./helpers/model.js";
 import { startArgs } from "./helpers/plan.js";
-
-async function refused(p: Promise<unknown>): Promise<ScanError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ScanError) return e;
-    throw e;
-  }
-  throw new Error("not refused");
-}
+import { refused } from "./helpers/refused.js";
 
 /** A tmpfs of `size` at a fresh mount point, or a reason why none could be mounted. */
 function mountTmpfs(size: string, options = ""): { dir: string; unmount: () => void } | string {
