@@ -102,7 +102,12 @@ function breakStale(path: string, seen: string | null): boolean {
   }
   try {
     const now = readLock(path);
-    if (identityOf(path, now) === seen && stale(path, now)) unlinkSync(path);
+    const current = identityOf(path, now);
+    // Only a file that is there and is the one judged stale: while this process holds the breaker
+    // nobody else removes it, so the unlink below removes exactly it. Nothing there (the caller read
+    // the name while another breaker had just cleared it) is nothing to clear: a lock created in the
+    // next instant needs no breaker, and an unlink here would delete it.
+    if (current !== null && current === seen && stale(path, now)) unlinkSync(path);
   } catch {
     // Gone already: nothing to clear.
   } finally {
