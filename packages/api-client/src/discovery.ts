@@ -4,8 +4,15 @@
  * an authenticated GET /api/health. A named port is never widened and nothing named is a refusal.
  */
 import { connect } from "node:net";
-import { createResmonClient, isValidPort, loopbackUrl, type ResmonClient } from "./client.js";
+import {
+  createResmonClient,
+  DEFAULT_MAX_JSON_VALUES,
+  isValidPort,
+  loopbackUrl,
+  type ResmonClient,
+} from "./client.js";
 import type { ApiError } from "./errors.js";
+import { parseSuccessBody } from "./http-body.js";
 import { type IdentityResult, parseIdentity } from "./identity.js";
 import { FILE_PROBLEM_TEXT, type FileProblem, readSmallFile } from "./small-file.js";
 import {
@@ -16,6 +23,7 @@ import {
   resolveStateDir,
   tokenFileFor,
 } from "./state-paths.js";
+import { Transport } from "./transport.js";
 
 export interface DiscoverOptions {
   env?: Record<string, string | undefined>;
@@ -60,7 +68,8 @@ export type RefusalKind =
   | "no_token_file"
   | "unusable_token_file"
   | "token_refused"
-  | "not_resmon";
+  | "not_resmon"
+  | "unguarded_resmon";
 
 export interface DiscoveryRefusal {
   kind: RefusalKind;
@@ -184,12 +193,14 @@ function tokenFileAdvice(problem: FileProblem | undefined): string {
   return "A running resmon writes api-token-<port> in its state directory; if that instance uses another state directory, set RESMON_STATE_DIR to it.";
 }
 
-type TokenRead = { ok: true; token: string } | { ok: false; why: string; fileProblem?: FileProblem };
+type TokenRead =
+  | { ok: true; token: string }
+  | { ok: false; why: string; fileProblem?: FileProblem; missing?: true };
 
 async function readToken(tokenFile: string): Promise<TokenRead> {
   const read = await readSmallFile(tokenFile);
   if (!read.ok) {
-    if (read.problem === "missing") return { ok: false, why: "there is no token file" };
+    if (read.problem === "missing") return { ok: false, why: "there is no token file", missing: true };
     if (read.problem === "unreadable") {
       return { ok: false, why: `the token file could not be read (${read.code ?? "error"})` };
     }
@@ -301,6 +312,49 @@ function looksLikeResmonHealth(body: unknown): boolean {
   );
 }
 
+/** A health report is small: 64 KiB is far more than any resmon's. */
+const UNGUARDED_PROBE_MAX_BYTES = 64 * 1024;
+
+/**
+ * With no token file for a port that accepts connections: one GET /api/health carrying no
+ * Authorization header at all (nothing secret is sent). resmon's public 1.6/1.7 build has no local
+ * API guard and answers it with its health report; any resmon with the guard answers 401
+ * token_missing. Returns the version that unguarded resmon reported ("" when it said none), or null.
+ */
+async function unguardedResmonVersion(port: number, timeoutMs: number): Promise<string | null> {
+  const transport = new Transport({
+    baseUrl: loopbackUrl(port),
+    timeoutMs,
+    connectTimeoutMs: timeoutMs,
+    maxBodyBytes: UNGUARDED_PROBE_MAX_BYTES,
+    maxJsonValues: DEFAULT_MAX_JSON_VALUES,
+  });
+  try {
+    const request = new Request(`${loopbackUrl(port)}/api/health`, {
+      headers: { Accept: "application/json" },
+    });
+    const exchange = await transport.exchange(request, timeoutMs);
+    if (!exchange.ok || exchange.reply.status !== 200) return null;
+    const body = parseSuccessBody(exchange.reply);
+    if (!body.ok || !looksLikeResmonHealth(body.data)) return null;
+    const version = (body.data as Record<string, unknown>).version;
+    return typeof version === "string" ? version : "";
+  } finally {
+    await transport.close();
+  }
+}
+
+/** The refusal for an unguarded resmon: no state directory would help; only a newer resmon does. */
+function unguardedMessage(url: string, namedBy: string, version: string, tokenFile: string): string {
+  const which = version && version.length <= 32 ? `resmon ${version}` : "a resmon";
+  return (
+    `${which} answers at ${url}, named by ${namedBy}, without asking for a token: this resmon has no local ` +
+    `API guard and publishes no token file (none at ${tokenFile}). This server attaches only to a resmon ` +
+    "that publishes a token, so no setting here reaches this one (RESMON_STATE_DIR would not help): update " +
+    "the resmon app to a release with the local API token, then try again. No other port was tried."
+  );
+}
+
 export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
   const env: Env = opts.env ?? process.env;
   const platform = opts.platform ?? process.platform;
@@ -338,12 +392,24 @@ export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
       };
     }
     const unusable = token.fileProblem !== undefined;
+    const unguarded = token.missing ? await unguardedResmonVersion(port, probeTimeoutMs) : null;
+    if (unguarded !== null) {
+      return {
+        ok: false,
+        refusal: {
+          ...located,
+          kind: "unguarded_resmon",
+          message: unguardedMessage(url, namedBy, unguarded, tokenFile),
+        },
+      };
+    }
     return {
       ok: false,
       refusal: {
         ...located,
-        // No request went out without a token, so no URL was tried; the port and token path name the instance.
-        tried: [],
+        // With no token file, one token-less GET /api/health went out (to tell an unguarded resmon
+        // apart); with an unusable one nothing did. The port and token path name the instance.
+        tried: token.missing ? [url] : [],
         kind: unusable ? "unusable_token_file" : "no_token_file",
         ...(token.fileProblem ? { fileProblem: token.fileProblem } : {}),
         message: `resmon's port ${port} was named by ${namedBy}, but ${token.why} for it at ${tokenFile}. ${tokenFileAdvice(token.fileProblem)} No other port was tried.`,

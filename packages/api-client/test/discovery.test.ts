@@ -218,15 +218,82 @@ describe("the named instance", () => {
     expect(refusal.message).not.toMatch(/not running/);
   });
 
-  it("no token file for the port: refused naming the path, without a request", async () => {
+  it("no token file for the port: refused naming the path, after one health request carrying no token", async () => {
     const live = await fakeResmon();
     const stateDir = join(root, "state");
     const refusal = refusalOf(await run({ RESMON_PORT: String(live.port), RESMON_STATE_DIR: stateDir }));
     const tokenFile = join(stateDir, `api-token-${live.port}`);
-    expect(refusal).toMatchObject({ kind: "no_token_file", port: live.port, tokenFile, stateDir, tried: [] });
+    const url = `http://127.0.0.1:${live.port}`;
+    expect(refusal).toMatchObject({
+      kind: "no_token_file",
+      port: live.port,
+      tokenFile,
+      stateDir,
+      tried: [url],
+    });
     expect(refusal.message).toContain(tokenFile);
+    expect(refusal.message).toContain("set RESMON_STATE_DIR");
     expect(refusal.message).not.toMatch(/not running/);
-    expect(live.received).toHaveLength(0);
+    // resmon's guard answered the token-less health 401 token_missing: a guarded resmon, elsewhere's state dir.
+    expect(live.received.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([
+      ["GET", "/api/health", undefined],
+    ]);
+  });
+
+  describe("an unguarded resmon (the public 1.6/1.7 build: no guard, no token file, health without identity)", () => {
+    const PUBLIC_HEALTH = {
+      status: "ok",
+      pid: 4242,
+      started_at: "2026-01-01T00:00:00+00:00",
+      version: "1.6.1",
+    };
+    const unguarded = (health: unknown, status = 200, type = "application/json") =>
+      startServer((_req, res) => {
+        const text = typeof health === "string" ? health : JSON.stringify(health);
+        res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(text) });
+        res.end(text);
+      }).then((s) => {
+        servers.push(s);
+        return s;
+      });
+
+    it("is refused as unguarded_resmon, saying updating resmon is the way, not RESMON_STATE_DIR", async () => {
+      const live = await unguarded(PUBLIC_HEALTH);
+      const refusal = refusalOf(await run({ RESMON_PORT: String(live.port) }));
+      expect(refusal).toMatchObject({
+        kind: "unguarded_resmon",
+        port: live.port,
+        tried: [`http://127.0.0.1:${live.port}`],
+      });
+      expect(refusal.message).toContain("resmon 1.6.1 answers at");
+      expect(refusal.message).toContain("no local API guard");
+      expect(refusal.message).toContain("attaches only to a resmon that publishes a token");
+      expect(refusal.message).toMatch(/update the resmon app/);
+      expect(refusal.message).not.toMatch(/set RESMON_STATE_DIR|not running/);
+      // One request, carrying nothing secret: no Authorization header at all.
+      expect(live.received).toHaveLength(1);
+      expect(live.received[0]?.headers).not.toHaveProperty("authorization");
+    });
+
+    it.each([
+      ["an HTML page", 200, "text/html", "<html>hello</html>"],
+      ["JSON that is not a health report", 200, "application/json", '{"hello": "world"}'],
+      ["a 404", 404, "application/json", '{"detail": "Not Found"}'],
+    ])(
+      "a port answering the token-less health with %s stays no_token_file",
+      async (_w, status, type, body) => {
+        const live = await unguarded(body, status, type);
+        expect(refusalOf(await run({ RESMON_PORT: String(live.port) })).kind).toBe("no_token_file");
+      },
+    );
+
+    it("a token file that is there is used as always: no token-less request", async () => {
+      const live = await fakeResmon();
+      await put(join(defaultState(), `api-token-${live.port}`), TOKEN);
+      const found = await run({ RESMON_PORT: String(live.port) });
+      expect(found.ok).toBe(true);
+      expect(live.received.map((r) => r.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
+    });
   });
 
   it("a token file that does not hold a token counts as no token", async () => {

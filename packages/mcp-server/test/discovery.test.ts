@@ -28,22 +28,55 @@ async function firstError(env: Record<string, string>) {
   }
 }
 
+/** The refusal when RESMON_PORT names the kit's port: backend_unavailable, having tried that URL only. */
+async function refusedAtNamedPort(kit: { port: number; baseUrl: string }, dir: string) {
+  const error = await firstError({ RESMON_PORT: String(kit.port), RESMON_STATE_DIR: dir });
+  expect(error).toMatchObject({ error: "backend_unavailable", tried: [kit.baseUrl], no_port_named: false });
+  return error;
+}
+
 describe("backend_unavailable, worded for what was found", () => {
   it("a named port whose token file is missing names that instance and does not say 'not running'", async () => {
     const dir = stateDir();
     const kit = await startTestkit({ stateDir: dir, seed: "small", writeTokenFile: false });
     try {
-      const error = await firstError({ RESMON_PORT: String(kit.port), RESMON_STATE_DIR: dir });
-      // Nothing is requested without a token, so no URL was tried; the port and token path name it.
-      expect(error).toMatchObject({ error: "backend_unavailable", tried: [], no_port_named: false });
+      // One token-less health goes out (the guard answers it 401 token_missing): a guarded resmon whose
+      // token file is elsewhere, so the state directory is what to check.
+      const error = await refusedAtNamedPort(kit, dir);
       expect(error.detail).toMatchObject({ reason: "no_token_file", port: kit.port });
       expect(error.message).toContain(String(kit.port));
+      expect(error.message).toContain("set RESMON_STATE_DIR");
       expect(error.message).not.toMatch(/not running/);
-      expect(kit.requests).toHaveLength(0);
+      expect(kit.requests.map((r) => [r.path, r.status, r.headers.authorization])).toEqual([
+        ["/api/health", 401, undefined],
+      ]);
     } finally {
       await kit.stop();
     }
   });
+
+  it.each(["1.6", "1.7"])(
+    "resmon %s's public build (no guard, no token file, no port file) is refused as unguarded, with what to do",
+    async (line) => {
+      const dir = stateDir();
+      const kit = await startTestkit({ stateDir: dir, seed: "small", as: line, unguarded: true });
+      try {
+        const error = await refusedAtNamedPort(kit, dir);
+        expect(error.detail).toMatchObject({ reason: "unguarded_resmon", port: kit.port });
+        expect(error.message).toContain(`resmon ${kit.release.version} answers at ${kit.baseUrl}`);
+        expect(error.message).toContain("no local API guard");
+        expect(error.message).toContain("attaches only to a resmon that publishes a token");
+        expect(error.message).toContain("update the resmon app");
+        expect(error.message).not.toMatch(/set RESMON_STATE_DIR|not running/);
+        // Only its health was asked, with nothing secret on it; no tool's route was reached.
+        expect(kit.requests.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
+          ["GET", "/api/health", undefined],
+        ]);
+      } finally {
+        await kit.stop();
+      }
+    },
+  );
 
   it("something answering that is not resmon is refused as such", async () => {
     const dir = stateDir();

@@ -129,9 +129,25 @@ describe("resmon-mcp doctor", () => {
     expect(text).toContain("(not read: RESMON_PORT names the port)");
     expect(text).toContain(`${join(dir, "elsewhere")} (from RESMON_STATE_DIR) — does not exist`);
     expect(text).toContain(`${join(dir, "elsewhere", `api-token-${kit.port}`)} — absent`);
-    expect(text).toContain("GET /api/health: not tried (there was no token to send)");
+    expect(text).toContain(
+      `GET /api/health: tried http://127.0.0.1:${kit.port} without a token (there was none)`,
+    );
     expect(text).toContain("Refused (no_token_file)");
     expect(text).toContain(`What to do: ${WHAT_TO_DO.no_token_file}`);
+  });
+
+  it("resmon 1.6's public build, which has no guard and writes no token file: update resmon, not a setting", async () => {
+    const state = join(dir, "public-16");
+    const old = await startTestkit({ stateDir: state, seed: "small", as: "1.6", unguarded: true });
+    try {
+      const { code, text } = await doctor({ RESMON_PORT: String(old.port), RESMON_STATE_DIR: state });
+      expect(code).toBe(1);
+      expect(text).toContain("Refused (unguarded_resmon): resmon 1.6.1 answers at");
+      expect(text).toContain(`What to do: ${WHAT_TO_DO.unguarded_resmon}`);
+      expect(text).not.toContain(WHAT_TO_DO.no_token_file);
+    } finally {
+      await old.stop();
+    }
   });
 
   it("a token resmon refuses", async () => {

@@ -42,6 +42,8 @@ export class Backend {
   version = BACKEND_VERSION;
   startedAt = new Date().toISOString().replace("Z", "+00:00");
   identityMode: IdentityMode = "normal";
+  /** Health as the public 1.6/1.7 build answered it: status, pid, started_at, version, nothing else. */
+  publicHealth = false;
   embeddingState: EmbeddingState = "ready";
   /** When set, only these papers count as embedded (to reach the "nothing else is embedded" answer). */
   embeddedOnly: Set<number> | null = null;

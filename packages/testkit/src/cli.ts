@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { createInterface } from "node:readline";
 import { applyControl, CONTROL_USAGE } from "./control.js";
-import { releaseNamed } from "./releases.js";
+import { isPublicBuild, releaseNamed } from "./releases.js";
 import { startTestkit } from "./testkit.js";
 
 const USAGE = [
-  "usage: resmon-testkit serve --state-dir DIR [--port N|0] [--port-file PATH] [--seed demo|small] [--as 1.6|1.7|2.3]",
+  "usage: resmon-testkit serve --state-dir DIR [--port N|0] [--port-file PATH] [--seed demo|small] [--as 1.6|1.7|2.3 [--unguarded]]",
   "         [--max-concurrent N] [--queue-limit N] [--run-duration-ms N]",
   `controls, one per line on stdin, each answered by one JSON line: ${CONTROL_USAGE.join(" | ")}`,
 ].join("\n");
@@ -35,9 +35,12 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command !== "serve") fail(command ? `unknown command: ${command}` : "no command given");
   const opts: Record<string, string> = {};
-  for (let i = 0; i < rest.length; i++) {
-    const flag = rest[i] ?? "";
-    const value = rest[i + 1];
+  // The one flag without a value: play the public 1.6/1.7 build, no token guard (testkit.ts `unguarded`).
+  const unguarded = rest.includes("--unguarded");
+  const args = rest.filter((a) => a !== "--unguarded");
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i] ?? "";
+    const value = args[i + 1];
     if (!FLAGS.includes(flag) || value === undefined) fail(`unexpected argument: ${flag}`);
     opts[flag] = value;
     i++;
@@ -57,13 +60,18 @@ async function main(argv: string[]): Promise<void> {
     admission[key] = n;
   }
   const as = opts["--as"];
-  if (as !== undefined && !releaseNamed(as)) fail(`the testkit plays resmon 1.6, 1.7 and 2.3, not ${as}`);
+  const release = as === undefined ? undefined : releaseNamed(as);
+  if (as !== undefined && !release) fail(`the testkit plays resmon 1.6, 1.7 and 2.3, not ${as}`);
+  if (unguarded && (release === undefined || !isPublicBuild(release))) {
+    fail("--unguarded plays the public 1.6/1.7 build: name --as 1.6 or --as 1.7 (2.3 always guards)");
+  }
   const kit = await startTestkit({
     stateDir,
     port,
     portFile: opts["--port-file"],
     seed,
     ...(as ? { as } : {}),
+    ...(unguarded ? { unguarded } : {}),
   });
   kit.setAdmission(admission);
   process.stdout.write(

@@ -4,7 +4,15 @@ export { SOURCE_MODES, type SourceMode } from "./coverage.js";
 export { DECLARED_ROUTES, type DeclaredRoute } from "./declared.js";
 export { cleanEnv, serverEnv } from "./env.js";
 export type { Fault } from "./faults.js";
-export { FACTS, type Fact, type Line, RELEASES, type Release, releaseNamed } from "./releases.js";
+export {
+  FACTS,
+  type Fact,
+  type Line,
+  PUBLIC_BUILD,
+  RELEASES,
+  type Release,
+  releaseNamed,
+} from "./releases.js";
 export { FAILED_SOURCE_MESSAGE } from "./runner.js";
 export {
   type FollowOptions,

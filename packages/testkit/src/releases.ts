@@ -13,7 +13,7 @@ import type { JsonObject } from "./model.js";
  *
  * Kept as the real 1.6/1.7 were not, on purpose: the token guard and health's `identity` (this
  * server finds resmon by its token file and binds calls by runtime id; the public 1.6/1.7 backend
- * has neither).
+ * has neither). `unguarded` (serve --unguarded) plays that public build as it was: PUBLIC_BUILD.
  */
 export type Line = "1.6" | "1.7" | "2.3";
 
@@ -113,6 +113,22 @@ export const FACTS: readonly Fact[] = [
     note: "no interrupted_reason, restarted_from or restarted_into at v1.6.0 and b91975a",
   },
 ];
+
+/**
+ * The public 1.6/1.7 build had no local API guard: no token check, no token file, no port file, and
+ * health answered only status, pid, started_at and version (resmon_scripts/resmon.py `health()`;
+ * its only middleware PrivateNetworkMiddleware and CORS allow_origins=["*"]; the daemon listens on
+ * 8742 unless started with another port). Read at these two commits.
+ */
+export const PUBLIC_BUILD = {
+  readAt: [V160, SEARCH_RECORD],
+  healthKeys: ["status", "pid", "started_at", "version"],
+} as const;
+
+/** Whether the release was public without the guard (1.6, 1.7): the ones `unguarded` can play. */
+export function isPublicBuild(release: Release): boolean {
+  return release.line !== "2.3";
+}
 
 /** Every route the tools use that v1.6.0 served is a "1.6" fact, read at the v1.6.0 tag. */
 export const ROUTES_AT_160 = V160;

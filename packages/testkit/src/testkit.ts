@@ -8,7 +8,14 @@ import { FaultTable } from "./faults.js";
 import { mintToken, removeQuietly, tokenFilePath, writeAtomic } from "./files.js";
 import { checkGuard } from "./guard.js";
 import { olderAnswer, olderRequest } from "./older.js";
-import { CURRENT_RELEASE, openapiDocument, type Release, releaseNamed, serves } from "./releases.js";
+import {
+  CURRENT_RELEASE,
+  isPublicBuild,
+  openapiDocument,
+  type Release,
+  releaseNamed,
+  serves,
+} from "./releases.js";
 import type { Query, Reply } from "./reply.js";
 import { match } from "./router.js";
 import { fillSlots, freeSlots, releaseRuns } from "./runner.js";
@@ -25,6 +32,12 @@ export interface TestkitOptions {
   writeTokenFile?: boolean;
   /** Play an older resmon ("1.6", "1.6.1", "1.7", "2.3"; default the current 2.3): see releases.ts. */
   as?: string;
+  /**
+   * Play the public 1.6/1.7 build as it was (releases.ts, PUBLIC_BUILD): no token guard, so every
+   * request is answered without a token; no token file and no port file written; health reports
+   * status, pid, started_at and version only (no identity). Refused with 2.3, which always guards.
+   */
+  unguarded?: boolean;
 }
 
 export interface RecordedRequest {
@@ -50,6 +63,8 @@ export interface Testkit {
   readonly runtimeId: string;
   /** The release played (`as`): the version its health reports. */
   readonly release: Release;
+  /** Playing the public build without the token guard (TestkitOptions.unguarded). */
+  readonly unguarded: boolean;
   /** For tests only: never print it. */
   readonly token: string;
   readonly seedSummary: SeedSummary;
@@ -152,6 +167,7 @@ class TestkitServer implements Testkit {
   private readonly sockets = new Set<Socket>();
   private readonly writeToken: boolean;
   readonly release: Release;
+  readonly unguarded: boolean;
 
   constructor(
     readonly stateDir: string,
@@ -160,10 +176,19 @@ class TestkitServer implements Testkit {
     const release = opts.as === undefined ? CURRENT_RELEASE : releaseNamed(opts.as);
     if (!release) throw new Error(`the testkit plays resmon 1.6, 1.7 and 2.3, not ${opts.as}`);
     this.release = release;
+    this.unguarded = opts.unguarded ?? false;
+    if (this.unguarded && !isPublicBuild(release)) {
+      throw new Error(
+        `resmon ${release.version} guards its local API: only 1.6 and 1.7 can be played unguarded`,
+      );
+    }
     this.backend = new Backend(opts.seed ?? "demo");
     this.backend.version = release.version;
-    this.portFile = opts.portFile === undefined ? join(stateDir, "resmon.port") : opts.portFile;
-    this.writeToken = opts.writeTokenFile ?? true;
+    this.backend.publicHealth = this.unguarded;
+    // The public build writes neither file (it listens on the port it was started with, 8742 by default).
+    const defaultPortFile = this.unguarded ? null : join(stateDir, "resmon.port");
+    this.portFile = opts.portFile === undefined ? defaultPortFile : opts.portFile;
+    this.writeToken = !this.unguarded && (opts.writeTokenFile ?? true);
   }
 
   get token(): string {
@@ -255,7 +280,7 @@ class TestkitServer implements Testkit {
       send(res, r);
     };
 
-    const refusal = checkGuard(req, this.port, this.token, this.refuseAll);
+    const refusal = this.unguarded ? null : checkGuard(req, this.port, this.token, this.refuseAll);
     if (refusal) return reply({ status: refusal.status, body: refusal.body, headers: refusal.headers });
 
     // FastAPI serves its app's OpenAPI document; this one lists the tools' routes the release has.

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -121,6 +121,39 @@ describe.skipIf(!existsSync(CLI))("resmon-testkit serve", () => {
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(2);
     expect(err).toContain("--state-dir is required");
+  });
+
+  it("--as 1.7 --unguarded plays the public build: no port file, no token file, health without a token", async () => {
+    const dir = tempDir();
+    const child = spawn(process.execPath, [CLI, "serve", "--state-dir", dir, "--as", "1.7", "--unguarded"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      const ready = JSON.parse(await readyLine(child)) as { port: number; port_file: string | null };
+      expect(ready.port_file).toBeNull();
+      const health = await fetch(`http://127.0.0.1:${ready.port}/api/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).not.toHaveProperty("identity");
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([[[]], [["--as", "2.3"]]])("--unguarded with %j is refused with exit code 2", async (as) => {
+    const child = spawn(process.execPath, [CLI, "serve", "--state-dir", tempDir(), ...as, "--unguarded"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (c: Buffer) => {
+      err += c.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(2);
+    expect(err).toContain("--unguarded plays the public 1.6/1.7 build");
   });
 
   it("is reachable by its name from the repository root, as the README shows: pnpm exec resmon-testkit serve", async () => {

@@ -1,6 +1,7 @@
 /** `serve --as`: the stand-in plays resmon 1.6 and 1.7 as their public history has them (releases.ts). */
+import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Testkit } from "../src/index.js";
+import { PUBLIC_BUILD, type Testkit } from "../src/index.js";
 import { call, startKit } from "./helpers.js";
 
 describe("the stand-in as resmon 1.6", () => {
@@ -54,5 +55,33 @@ describe("the stand-in as resmon 1.7", () => {
 
   it("refuses to play a release it has no table for", async () => {
     await expect(startKit({ as: "1.5" })).rejects.toThrow(/1\.6, 1\.7 and 2\.3/);
+  });
+});
+
+describe("the stand-in as the public 1.6 build, unguarded", () => {
+  let kit: Testkit;
+  let dir: string;
+  let done: () => Promise<void>;
+  beforeAll(async () => {
+    ({ kit, dir, done } = await startKit({ as: "1.6", unguarded: true }));
+  });
+  afterAll(() => done());
+
+  it("answers without a token, health as resmon.py's health() wrote it (no identity)", async () => {
+    const health = await fetch(`${kit.baseUrl}/api/health`);
+    expect(health.status).toBe(200);
+    const body = (await health.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual([...PUBLIC_BUILD.healthKeys].sort());
+    expect(body).toMatchObject({ status: "ok", version: "1.6.1" });
+    expect((await fetch(`${kit.baseUrl}/api/routines`)).status).toBe(200);
+  });
+
+  it("writes no token file and no port file", () => {
+    expect(kit.portFile).toBeNull();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("is refused for 2.3, which always guards", async () => {
+    await expect(startKit({ as: "2.3", unguarded: true })).rejects.toThrow(/guards its local API/);
   });
 });

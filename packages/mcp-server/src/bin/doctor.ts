@@ -67,6 +67,10 @@ export const WHAT_TO_DO: Readonly<Record<RefusalKind, string>> = {
     "resmon so it writes a fresh one, or set RESMON_STATE_DIR to the state directory of the instance on this port. " +
     "token_missing: no token reached it although one was sent; check nothing between strips the Authorization " +
     "header, and that the port names the resmon you mean.",
+  unguarded_resmon:
+    "This resmon has no local API guard and publishes no token file (resmon's public 1.6/1.7 builds are so), and " +
+    "this server attaches only to a resmon that publishes a token: no setting of this server reaches it. Update " +
+    "the resmon app to a release with the local API token, start it, and run this again.",
   not_resmon:
     "Something other than resmon answers on this port. Check RESMON_PORT / RESMON_PORT_FILE name the resmon you " +
     "mean; restart resmon so it writes its current port.",
@@ -299,7 +303,12 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
 
   const r = refusal as DiscoveryRefusal;
   const notTried = r.port === undefined ? "nothing named a port" : "there was no token to send";
-  write(`GET /api/health: ${r.tried.length ? `tried ${r.tried.join(", ")}` : `not tried (${notTried})`}`);
+  // With no token file discovery asks health once without a token, to tell an unguarded resmon apart.
+  const tokenless =
+    r.kind === "no_token_file" || r.kind === "unguarded_resmon" ? " without a token (there was none)" : "";
+  write(
+    `GET /api/health: ${r.tried.length ? `tried ${r.tried.join(", ")}${tokenless}` : `not tried (${notTried})`}`,
+  );
   write("");
   write(`Refused (${r.kind}): ${r.message}`);
   write("");

@@ -28,9 +28,12 @@ function embeddings(backend: Backend): JsonObject {
 }
 
 export function health(ctx: Ctx): Reply {
+  const b = ctx.backend;
+  // The public 1.6/1.7 health took no parameters (an unknown query is ignored) and had no identity.
+  if (b.publicHealth)
+    return ok({ status: "ok", pid: process.pid, started_at: b.startedAt, version: b.version });
   const refused = checkExpectedRuntime(ctx);
   if (refused) return refused;
-  const b = ctx.backend;
   const body: JsonObject = { status: "ok" };
   const identity = b.identity();
   if (identity !== undefined) body.identity = identity;
