@@ -50,6 +50,8 @@ export const FEATURE_SINCE = {
   missed_fires: "2.3",
   /** `interrupted_reason`, `restarted_from`, `restarted_into` on executions. */
   run_lineage: "2.3",
+  /** `coverage` and `source_outcomes` on executions: what each source answered (1.6 and 1.7 record neither). */
+  source_coverage: "2.3",
 } as const satisfies Record<string, ResmonLine>;
 export type ResmonFeature = keyof typeof FEATURE_SINCE;
 

@@ -102,6 +102,17 @@ const ABSENT_BEFORE: ReadonlyArray<{ route: string; feature: string; keys: strin
   },
   {
     route: "GET /api/executions",
+    feature: "source_coverage",
+    keys: ["coverage", "source_outcomes"],
+    rows: true,
+  },
+  {
+    route: "GET /api/executions/{exec_id}",
+    feature: "source_coverage",
+    keys: ["coverage", "source_outcomes"],
+  },
+  {
+    route: "GET /api/executions",
     feature: "run_lineage",
     keys: ["interrupted_reason", "restarted_from", "restarted_into"],
     rows: true,

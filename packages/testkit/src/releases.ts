@@ -107,6 +107,12 @@ export const FACTS: readonly Fact[] = [
     note: "no missed_fires anywhere in the backend at v1.6.0 and b91975a",
   },
   {
+    what: "source_coverage",
+    since: "2.3",
+    readAt: SEARCH_RECORD,
+    note: "no coverage or source_outcomes anywhere in the backend at v1.6.0 and b91975a (_enrich_execution_row adds query, keywords, repositories, total_results, new_results)",
+  },
+  {
     what: "run_lineage",
     since: "2.3",
     readAt: SEARCH_RECORD,

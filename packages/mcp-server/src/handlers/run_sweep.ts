@@ -1,3 +1,4 @@
+import { FEATURE_SINCE } from "@resmon/mcp-contract";
 import { requireKnownSources } from "../backend/this-resmon.js";
 import type { Handler } from "../context.js";
 import { ToolError } from "../errors.js";
@@ -9,6 +10,11 @@ export const RUN_STARTED =
 
 /** A sweep's zero is read with its coverage: a source resmon records as unknown or non_answer did not say "no papers". */
 const SWEEP_STARTED = `${RUN_STARTED} Its coverage says per source whether resmon recorded an answer: a zero from a source it records as unknown or non_answer is not "no papers".`;
+
+/** A resmon before 2.3 records no coverage: its zero cannot be read, and the answer says so. */
+function sweepStartedWithout(version: string | null): string {
+  return `${RUN_STARTED} resmon ${version ?? "(no version reported)"} records no per-source coverage (that needs resmon ${FEATURE_SINCE.source_coverage} or newer): a zero from it does not say whether each source answered, so it is not "no papers".`;
+}
 
 const NO_EXECUTION_ID =
   "resmon admitted the sweep, but its reply did not say the execution's id, so there is nothing to poll by id. The sweep exists: do not call run_sweep again, or a second one starts. list_executions shows it, newest first.";
@@ -40,5 +46,7 @@ export const run_sweep: Handler<"run_sweep"> = async (args, { backend }) => {
       not_reported: ["execution_id"],
     });
   }
-  return answerOf("run_sweep", { execution_id: data.execution_id, detail: SWEEP_STARTED });
+  const resmon = await backend.resmon();
+  const detail = resmon.has("source_coverage") ? SWEEP_STARTED : sweepStartedWithout(resmon.version);
+  return answerOf("run_sweep", { execution_id: data.execution_id, detail });
 };
