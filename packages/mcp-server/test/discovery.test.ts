@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TOOLS } from "@resmon/mcp-contract";
 import { startTestkit } from "@resmon/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createResmonTools } from "../src/server.js";
@@ -77,6 +78,30 @@ describe("backend_unavailable, worded for what was found", () => {
       }
     },
   );
+
+  it("every tool against the public 1.6 build answers that refusal, and only token-less health reaches it", async () => {
+    const dir = stateDir();
+    const kit = await startTestkit({ stateDir: dir, seed: "small", as: "1.6", unguarded: true });
+    const tools = createResmonTools({
+      env: { RESMON_PORT: String(kit.port), RESMON_STATE_DIR: dir, RESMON_MCP_SCAN_DATA: join(dir, "scans") },
+    });
+    try {
+      for (const tool of TOOLS.filter((t) => !t.exampleNeeds)) {
+        const outcome = await tools.call(tool.name, tool.example);
+        expect(outcome.ok, tool.name).toBe(false);
+        if (outcome.ok) continue;
+        expect(outcome.error, tool.name).toMatchObject({
+          error: "backend_unavailable",
+          detail: { reason: "unguarded_resmon" },
+        });
+      }
+      const asked = new Set(kit.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`));
+      expect([...asked]).toEqual(["GET /api/health undefined"]);
+    } finally {
+      await tools.close();
+      await kit.stop();
+    }
+  });
 
   it("something answering that is not resmon is refused as such", async () => {
     const dir = stateDir();
