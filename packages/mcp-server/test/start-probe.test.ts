@@ -64,6 +64,25 @@ describe("what a discovery's outcome reads as", () => {
 });
 
 describe.skipIf(!HAVE_CLI)("the start-up probe, through the bin", () => {
+  it("resmon 1.7's public build (no guard, no token file): a resmon answered, not attached, update it", async () => {
+    const state = join(dir, "public-17");
+    const kit = await startTestkit({ stateDir: state, seed: "small", as: "1.7", unguarded: true });
+    const server = new RawServer(cleanEnv({ RESMON_PORT: String(kit.port), RESMON_STATE_DIR: state }));
+    try {
+      await opened(server);
+      const line = await server.probed();
+      expect(line).toContain(
+        `${PROBE_PREFIX} a resmon answered but is not attached to (unguarded_resmon): resmon 1.7.0`,
+      );
+      expect(line).toContain(`What to do: ${WHAT_TO_DO.unguarded_resmon}`);
+      expect(line).not.toContain("no resmon answered");
+      onlyFrames(server.stdout);
+    } finally {
+      await server.stop();
+      await kit.stop();
+    }
+  });
+
   it("nothing listening on the named port: says so on stderr in doctor's words, keeps serving", async () => {
     const port = await closedPort();
     const server = new RawServer(

@@ -22,8 +22,11 @@ export function probeLine(found: Discovery): string {
     return `${PROBE_PREFIX} resmon answered at ${found.baseUrl}${version}; tool calls will reach it.`;
   }
   const r = found.refusal;
+  // An unguarded resmon did answer its health: it is not attached to, which is not "no resmon".
+  const outcome =
+    r.kind === "unguarded_resmon" ? "a resmon answered but is not attached to" : "no resmon answered";
   return (
-    `${PROBE_PREFIX} no resmon answered (${r.kind}): ${r.message} What to do: ${whatToDo(r)} ` +
+    `${PROBE_PREFIX} ${outcome} (${r.kind}): ${r.message} What to do: ${whatToDo(r)} ` +
     "This server keeps running and looks again on every tool call; `resmon-mcp doctor` with the same " +
     "variables is the check."
   );
