@@ -379,13 +379,27 @@ describe("a confirmed instance", () => {
     expect(found).toMatchObject({ ok: true, identity: { ok: false, problem: "missing" } });
   });
 
-  it("accepts a minimal health report (status only), identity missing", async () => {
-    const server = await startServer((_req, res) => sendJson(res, 200, { status: "ok" }));
-    servers.push(server);
+  it("accepts a minimal health report (status only), identity missing, from a resmon with its guard", async () => {
+    const server = await fakeResmon(TOKEN, { status: "ok" });
     await put(join(defaultState(), `api-token-${server.port}`), TOKEN);
     expect(await run({ RESMON_PORT: String(server.port) })).toMatchObject({
       ok: true,
       identity: { ok: false, problem: "missing" },
     });
+    // The health had no identity, so it was asked once more without a token: the guard refused that.
+    expect(server.received.map((r) => r.headers.authorization)).toEqual([`Bearer ${TOKEN}`, undefined]);
+  });
+
+  it("a token file beside a resmon with no guard (which takes any token) is not attached through", async () => {
+    const server = await startServer((_req, res) =>
+      sendJson(res, 200, { status: "ok", pid: 1, started_at: "2026-01-01T00:00:00", version: "1.7.0" }),
+    );
+    servers.push(server);
+    await put(join(defaultState(), `api-token-${server.port}`), OTHER_TOKEN);
+    const refusal = refusalOf(await run({ RESMON_PORT: String(server.port) }));
+    expect(refusal.kind).toBe("unguarded_resmon");
+    expect(refusal.message).toContain("resmon 1.7.0 answers at");
+    expect(refusal.message).toContain("is not its own");
+    expect(server.received.map((r) => r.headers.authorization)).toEqual([`Bearer ${OTHER_TOKEN}`, undefined]);
   });
 });
