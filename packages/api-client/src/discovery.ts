@@ -348,24 +348,25 @@ async function unguardedResmonVersion(port: number, timeoutMs: number): Promise<
  * The refusal for an unguarded resmon: no state directory would help; only a newer resmon does.
  * `tokenFile` was absent, or there but "taken" by that resmon as it takes any token (not its own).
  */
-function unguardedMessage(
-  url: string,
+function unguardedRefusal(
+  located: Omit<DiscoveryRefusal, "kind" | "message"> & { port: number; tokenFile: string },
   namedBy: string,
   version: string,
-  tokenFile: string,
-  file: "absent" | "taken" = "absent",
-): string {
+  file: "absent" | "taken",
+): Discovery {
+  const { tokenFile } = located;
+  const url = loopbackUrl(located.port);
   const which = version && version.length <= 32 ? `resmon ${version}` : "a resmon";
   const published =
     file === "absent"
       ? `publishes no token file (none at ${tokenFile})`
       : `publishes no token file: the one at ${tokenFile} is not its own, and it answers with or without one`;
-  return (
+  const message =
     `${which} answers at ${url}, named by ${namedBy}, without asking for a token: this resmon has no local ` +
     `API guard and ${published}. This server attaches only to a resmon ` +
     "that publishes a token, so no setting here reaches this one (RESMON_STATE_DIR would not help): update " +
-    "the resmon app to a release with the local API token, then try again. No other port was tried."
-  );
+    "the resmon app to a release with the local API token, then try again. No other port was tried.";
+  return { ok: false, refusal: { ...located, kind: "unguarded_resmon", message } };
 }
 
 export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
@@ -406,16 +407,7 @@ export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
     }
     const unusable = token.fileProblem !== undefined;
     const unguarded = token.missing ? await unguardedResmonVersion(port, probeTimeoutMs) : null;
-    if (unguarded !== null) {
-      return {
-        ok: false,
-        refusal: {
-          ...located,
-          kind: "unguarded_resmon",
-          message: unguardedMessage(url, namedBy, unguarded, tokenFile),
-        },
-      };
-    }
+    if (unguarded !== null) return unguardedRefusal(located, namedBy, unguarded, "absent");
     return {
       ok: false,
       refusal: {
@@ -459,16 +451,7 @@ export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
   // one included: asked once more without a token, such a resmon answers, and is not attached to.
   if (!identity.ok && identity.problem === "missing") {
     const unguarded = await unguardedResmonVersion(port, probeTimeoutMs);
-    if (unguarded !== null) {
-      return {
-        ok: false,
-        refusal: {
-          ...located,
-          kind: "unguarded_resmon",
-          message: unguardedMessage(url, namedBy, unguarded, tokenFile, "taken"),
-        },
-      };
-    }
+    if (unguarded !== null) return unguardedRefusal(located, namedBy, unguarded, "taken");
   }
   const client = createResmonClient({
     port,
