@@ -50,6 +50,12 @@ export const FEATURE_SINCE = {
   missed_fires: "2.3",
   /** `interrupted_reason`, `restarted_from`, `restarted_into` on executions. */
   run_lineage: "2.3",
+  /** `coverage` and `source_outcomes` on executions (which sources answered a run). */
+  run_coverage: "2.3",
+  /** `request_id`, `owner_pid`, `owner_runtime_id`, `last_seen_at_utc` on executions; `request_id` on a sweep. */
+  run_ownership: "2.3",
+  /** `dedup_total`, `dedup_new`, `dedup_duplicates`, `dedup_invalid`, `dedup_cross_source` on executions. */
+  dedup_counts: "1.7",
 } as const satisfies Record<string, ResmonLine>;
 export type ResmonFeature = keyof typeof FEATURE_SINCE;
 

@@ -172,13 +172,34 @@ describe("on resmon 1.6 specifically", () => {
     expect(kit.requests.slice(before).filter((r) => r.path.includes("export"))).toEqual([]);
   });
 
-  it("names the run lineage 1.6 does not record in not_reported", async () => {
+  it("names the run lineage and source coverage 1.6 does not record in not_reported", async () => {
     const outcome = await tools.call("get_execution", { exec_id: 1 });
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     expect(outcome.answer.not_reported).toEqual(
-      expect.arrayContaining(["interrupted_reason", "restarted_from"]),
+      expect.arrayContaining(["interrupted_reason", "restarted_from", "coverage", "source_outcomes"]),
     );
+    expect(outcome.answer).not.toHaveProperty("coverage");
+    // The stand-in answered the row as 1.6 kept it: none of the columns later releases added.
+    const reply = await fetch(`${kit.baseUrl}/api/executions/1`, {
+      headers: { authorization: `Bearer ${kit.token}` },
+    });
+    const row = (await reply.json()) as Record<string, unknown>;
+    for (const key of ["coverage", "source_outcomes", "request_id", "owner_pid", "dedup_total"])
+      expect(row, key).not.toHaveProperty(key);
+    expect(row).toHaveProperty("saved_configuration_name");
+  });
+
+  it("list_executions names each run's coverage not reported, never zero counts", async () => {
+    const outcome = await tools.call("list_executions", {});
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const rows = outcome.answer.executions as Record<string, unknown>[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row).not.toHaveProperty("coverage");
+      expect(row.not_reported).toContain("coverage");
+    }
   });
 
   it("search_corpus semantic answers the keyword results and says why, sending no sort", async () => {

@@ -24,6 +24,7 @@ const UNDECLARED_BEFORE: ReadonlyArray<{
   { route: "POST /api/export/references", feature: "export_by_execution", body: ["execution_ids"] },
   { route: "POST /api/explorer/search", feature: "similarity_search", body: ["sort"] },
   { route: "POST /api/routines", feature: "routine_intent", body: ["intent"] },
+  { route: "POST /api/search/sweep", feature: "run_ownership", body: ["request_id"] },
 ];
 
 const OLD_FORMATS = "bibtex, csv, ris";
@@ -92,6 +93,14 @@ export function olderRequest(
   return null;
 }
 
+/** An execution's keys by the feature that brought them (the 1.6 row is the executions table plus query, keywords, repositories, total_results, new_results, saved_configuration_name). */
+const EXECUTION_KEYS_SINCE: ReadonlyArray<readonly [feature: string, keys: string[]]> = [
+  ["run_lineage", ["interrupted_reason", "restarted_from", "restarted_into"]],
+  ["run_coverage", ["coverage", "source_outcomes"]],
+  ["run_ownership", ["request_id", "owner_pid", "owner_runtime_id", "last_seen_at_utc"]],
+  ["dedup_counts", ["dedup_total", "dedup_new", "dedup_duplicates", "dedup_invalid", "dedup_cross_source"]],
+];
+
 /** Answer keys each route's rows lacked before the feature that brought them. */
 const ABSENT_BEFORE: ReadonlyArray<{ route: string; feature: string; keys: string[]; rows?: boolean }> = [
   { route: "GET /api/routines", feature: "missed_fires", keys: ["missed_fires"], rows: true },
@@ -100,17 +109,14 @@ const ABSENT_BEFORE: ReadonlyArray<{ route: string; feature: string; keys: strin
     feature: "missed_fires",
     keys: ["missed_fires", "missed_fire_details"],
   },
-  {
-    route: "GET /api/executions",
-    feature: "run_lineage",
-    keys: ["interrupted_reason", "restarted_from", "restarted_into"],
-    rows: true,
-  },
-  {
-    route: "GET /api/executions/{exec_id}",
-    feature: "run_lineage",
-    keys: ["interrupted_reason", "restarted_from", "restarted_into"],
-  },
+  ...(["GET /api/executions", "GET /api/executions/{exec_id}"] as const).flatMap((route) =>
+    EXECUTION_KEYS_SINCE.map(([feature, keys]) => ({
+      route,
+      feature,
+      keys,
+      rows: route === "GET /api/executions",
+    })),
+  ),
   {
     route: "POST /api/explorer/search",
     feature: "similarity_search",

@@ -112,6 +112,24 @@ export const FACTS: readonly Fact[] = [
     readAt: SEARCH_RECORD,
     note: "no interrupted_reason, restarted_from or restarted_into at v1.6.0 and b91975a",
   },
+  {
+    what: "run_coverage",
+    since: "2.3",
+    readAt: SEARCH_RECORD,
+    note: "no coverage or source_outcomes on an execution at v1.6.0 and b91975a (the executions table and _enrich_execution_row)",
+  },
+  {
+    what: "run_ownership",
+    since: "2.3",
+    readAt: SEARCH_RECORD,
+    note: "no request_id, owner_pid, owner_runtime_id or last_seen_at_utc at v1.6.0 and b91975a; SweepRequest declares no request_id",
+  },
+  {
+    what: "dedup_counts",
+    since: "1.7",
+    readAt: SEARCH_RECORD,
+    note: "dedup_total, dedup_new, dedup_duplicates, dedup_invalid, dedup_cross_source columns added by #23 (1.7); absent at v1.6.0",
+  },
 ];
 
 /** Every route the tools use that v1.6.0 served is a "1.6" fact, read at the v1.6.0 tag. */
