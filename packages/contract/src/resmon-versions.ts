@@ -44,7 +44,7 @@ export const FEATURE_SINCE = {
   export_by_execution: "2.3",
   /** `sort: "similarity"` on the explorer search (1.6 and 1.7 declare no `sort`). */
   similarity_search: "2.3",
-  /** `intent` on POST /api/routines. */
+  /** `intent` on POST /api/routines and on routine rows. */
   routine_intent: "2.3",
   /** `missed_fires` on routine rows, `missed_fire_details` on the detail. */
   missed_fires: "2.3",
@@ -56,6 +56,8 @@ export const FEATURE_SINCE = {
   run_ownership: "2.3",
   /** `dedup_total`, `dedup_new`, `dedup_duplicates`, `dedup_invalid`, `dedup_cross_source` on executions. */
   dedup_counts: "1.7",
+  /** `embeddings` (the semantic search capability) in GET /api/health. */
+  health_embeddings: "2.3",
 } as const satisfies Record<string, ResmonLine>;
 export type ResmonFeature = keyof typeof FEATURE_SINCE;
 

@@ -190,6 +190,17 @@ describe("on resmon 1.6 specifically", () => {
     expect(row).toHaveProperty("saved_configuration_name");
   });
 
+  it("plays 1.6's health and routine rows: no embeddings capability, no intent", async () => {
+    const get = async (path: string) =>
+      (await (
+        await fetch(`${kit.baseUrl}${path}`, { headers: { authorization: `Bearer ${kit.token}` } })
+      ).json()) as unknown;
+    expect(await get("/api/health")).not.toHaveProperty("embeddings");
+    for (const row of (await get("/api/routines")) as object[]) expect(row).not.toHaveProperty("intent");
+    const health = await tools.call("health", {});
+    expect(health.ok && health.answer).not.toHaveProperty("embeddings");
+  });
+
   it("list_executions names each run's coverage not reported, never zero counts", async () => {
     const outcome = await tools.call("list_executions", {});
     expect(outcome.ok).toBe(true);

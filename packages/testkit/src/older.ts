@@ -104,6 +104,9 @@ const EXECUTION_KEYS_SINCE: ReadonlyArray<readonly [feature: string, keys: strin
 /** Answer keys each route's rows lacked before the feature that brought them. */
 const ABSENT_BEFORE: ReadonlyArray<{ route: string; feature: string; keys: string[]; rows?: boolean }> = [
   { route: "GET /api/routines", feature: "missed_fires", keys: ["missed_fires"], rows: true },
+  { route: "GET /api/routines", feature: "routine_intent", keys: ["intent"], rows: true },
+  { route: "GET /api/routines/{routine_id}", feature: "routine_intent", keys: ["intent"] },
+  { route: "GET /api/health", feature: "health_embeddings", keys: ["embeddings"] },
   {
     route: "GET /api/routines/{routine_id}",
     feature: "missed_fires",

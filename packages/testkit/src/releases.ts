@@ -98,7 +98,7 @@ export const FACTS: readonly Fact[] = [
     what: "routine_intent",
     since: "2.3",
     readAt: SEARCH_RECORD,
-    note: "RoutineCreate has no intent at v1.6.0 and b91975a",
+    note: "RoutineCreate and the routines table have no intent at v1.6.0 and b91975a",
   },
   {
     what: "missed_fires",
@@ -129,6 +129,12 @@ export const FACTS: readonly Fact[] = [
     since: "1.7",
     readAt: SEARCH_RECORD,
     note: "dedup_total, dedup_new, dedup_duplicates, dedup_invalid, dedup_cross_source columns added by #23 (1.7); absent at v1.6.0",
+  },
+  {
+    what: "health_embeddings",
+    since: "2.3",
+    readAt: SEARCH_RECORD,
+    note: "health() returns status, pid, started_at, version at v1.6.0 and b91975a: no embeddings (nor identity, kept on purpose)",
   },
 ];
 
