@@ -58,8 +58,19 @@ export const FEATURE_SINCE = {
   dedup_counts: "1.7",
   /** `embeddings` (the semantic search capability) in GET /api/health. */
   health_embeddings: "2.3",
+  /** The ai settings group's `ai_chain`, `ai_cli_path`, `ai_local_endpoint`, `ai_effort`, `ai_subscription_doc_cap`. */
+  ai_run_controls: "2.3",
 } as const satisfies Record<string, ResmonLine>;
 export type ResmonFeature = keyof typeof FEATURE_SINCE;
+
+/** Settings keys of a group older resmons serve that only a newer resmon has (1.6 drops them on a PUT, silently). */
+export const SETTING_SINCE: Readonly<Record<string, ResmonFeature>> = {
+  ai_chain: "ai_run_controls",
+  ai_cli_path: "ai_run_controls",
+  ai_local_endpoint: "ai_run_controls",
+  ai_effort: "ai_run_controls",
+  ai_subscription_doc_cap: "ai_run_controls",
+};
 
 /** "GET /api/routines/{}": a route with its parameter names dropped, as backends name them differently. */
 export function routeShape(method: string, path: string): string {

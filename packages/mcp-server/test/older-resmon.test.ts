@@ -201,6 +201,22 @@ describe("on resmon 1.6 specifically", () => {
     expect(health.ok && health.answer).not.toHaveProperty("embeddings");
   });
 
+  it("update_settings refuses an ai setting 1.6 lacks as the version gap, sending no write", async () => {
+    const before = kit.requests.length;
+    const outcome = await tools.call("update_settings", { group: "ai", settings: { ai_effort: "high" } });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error).toMatchObject({
+      error: "conflict",
+      detail: { reason: NOT_IN_THIS_RESMON, feature: "ai_run_controls", needs: "2.3" },
+    });
+    expect(outcome.error.message).toMatch(/ai_effort/);
+    expect(kit.requests.slice(before).filter((r) => r.method === "PUT")).toEqual([]);
+    // A setting 1.6 has is written as on any resmon.
+    const written = await tools.call("update_settings", { group: "ai", settings: { ai_temperature: "0.2" } });
+    expect(written.ok, JSON.stringify(written)).toBe(true);
+  });
+
   it("list_executions names each run's coverage not reported, never zero counts", async () => {
     const outcome = await tools.call("list_executions", {});
     expect(outcome.ok).toBe(true);

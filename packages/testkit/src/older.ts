@@ -29,6 +29,15 @@ const UNDECLARED_BEFORE: ReadonlyArray<{
 
 const OLD_FORMATS = "bibtex, csv, ris";
 
+/** The ai settings keys 1.6/1.7 lack: their PUT drops them without a word (`_set_settings_group`). */
+const AI_RUN_CONTROLS = [
+  "ai_chain",
+  "ai_cli_path",
+  "ai_local_endpoint",
+  "ai_effort",
+  "ai_subscription_doc_cap",
+];
+
 export interface OlderRefusal {
   reply: Reply;
   /** True when it is the testkit's strictness refusal, not the release's own answer. */
@@ -62,6 +71,25 @@ export function olderRequest(
         },
       },
     };
+  }
+  if (route === "PUT /api/settings/ai" && !has(release, "ai_run_controls")) {
+    const dropped = Object.keys(asJson(sentBody.settings)).filter((k) => AI_RUN_CONTROLS.includes(k));
+    if (dropped.length > 0) {
+      return {
+        strictness: true,
+        reply: {
+          status: 400,
+          body: {
+            detail: {
+              reason: "testkit_undeclared",
+              message: `The testkit refused ${route}: resmon ${release.version} has no ai setting ${dropped.join(", ")}. That release would drop it and answer success.`,
+              undeclared_query: [],
+              undeclared_body: dropped.map((k) => `settings.${k}`),
+            },
+          },
+        },
+      };
+    }
   }
   const format = route === "POST /api/export/references" ? sentBody.format : queryValue(query, "format");
   const exports =
@@ -107,6 +135,7 @@ const ABSENT_BEFORE: ReadonlyArray<{ route: string; feature: string; keys: strin
   { route: "GET /api/routines", feature: "routine_intent", keys: ["intent"], rows: true },
   { route: "GET /api/routines/{routine_id}", feature: "routine_intent", keys: ["intent"] },
   { route: "GET /api/health", feature: "health_embeddings", keys: ["embeddings"] },
+  { route: "GET /api/settings/ai", feature: "ai_run_controls", keys: [...AI_RUN_CONTROLS] },
   {
     route: "GET /api/routines/{routine_id}",
     feature: "missed_fires",

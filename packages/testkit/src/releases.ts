@@ -136,6 +136,12 @@ export const FACTS: readonly Fact[] = [
     readAt: SEARCH_RECORD,
     note: "health() returns status, pid, started_at, version at v1.6.0 and b91975a: no embeddings (nor identity, kept on purpose)",
   },
+  {
+    what: "ai_run_controls",
+    since: "2.3",
+    readAt: SEARCH_RECORD,
+    note: "_SETTINGS_GROUPS['ai'] at v1.6.0 and b91975a has no ai_chain, ai_cli_path, ai_local_endpoint, ai_effort or ai_subscription_doc_cap; _set_settings_group drops keys not in the group",
+  },
 ];
 
 /** Every route the tools use that v1.6.0 served is a "1.6" fact, read at the v1.6.0 tag. */
