@@ -26,7 +26,7 @@ const cases: [SourceMode, Row][] = [
 ];
 
 describe.each(RELEASES.map((r) => r.line))("against the stand-in as resmon %s", (line) => {
-  const records = compareVersions(line, FEATURE_SINCE.source_coverage) >= 0;
+  const records = compareVersions(line, FEATURE_SINCE.run_coverage) >= 0;
   let kit: Testkit;
   let dir: string;
   let session: Awaited<ReturnType<typeof connectInMemory>>;

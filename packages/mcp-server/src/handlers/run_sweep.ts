@@ -13,7 +13,7 @@ const SWEEP_STARTED = `${RUN_STARTED} Its coverage says per source whether resmo
 
 /** A resmon before 2.3 records no coverage: its zero cannot be read, and the answer says so. */
 function sweepStartedWithout(version: string | null): string {
-  return `${RUN_STARTED} resmon ${version ?? "(no version reported)"} records no per-source coverage (that needs resmon ${FEATURE_SINCE.source_coverage} or newer): a zero from it does not say whether each source answered, so it is not "no papers".`;
+  return `${RUN_STARTED} resmon ${version ?? "(no version reported)"} records no per-source coverage (that needs resmon ${FEATURE_SINCE.run_coverage} or newer): a zero from it does not say whether each source answered, so it is not "no papers".`;
 }
 
 const NO_EXECUTION_ID =
@@ -47,6 +47,6 @@ export const run_sweep: Handler<"run_sweep"> = async (args, { backend }) => {
     });
   }
   const resmon = await backend.resmon();
-  const detail = resmon.has("source_coverage") ? SWEEP_STARTED : sweepStartedWithout(resmon.version);
+  const detail = resmon.has("run_coverage") ? SWEEP_STARTED : sweepStartedWithout(resmon.version);
   return answerOf("run_sweep", { execution_id: data.execution_id, detail });
 };
