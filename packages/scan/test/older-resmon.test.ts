@@ -80,6 +80,35 @@ describe("on resmon 1.6", () => {
     expect(md).toMatch(/Corpus searches: \d+, of which 0 ranked by similarity/);
   });
 
+  it("a record whose whitespace the CSV collapses, or whose DOI it writes as empty, is no change", async () => {
+    const args = startArgs({ retrieval: "corpus" });
+    const first = args.queries.queries[0];
+    // The first corpus search answers resmon's own rows with their whitespace spread and their DOI "".
+    const asked = await r.client.POST("/api/explorer/search", {
+      body: { query: first?.text, limit: args.per_query, sources: args.sources } as never,
+    });
+    if (!asked.ok) throw new Error("the stand-in did not answer the search");
+    const page = asked.data as { results: Record<string, unknown>[] };
+    const messy = page.results.map((p) => ({
+      ...p,
+      title: ` ${String(p.title).replaceAll(" ", "  \n")}\t`,
+      authors: String(p.authors).replaceAll(", ", ",\u00a0 "),
+      doi: p.doi ?? "",
+    }));
+    r.kit.setFault(
+      "/api/explorer/search",
+      { kind: "status", status: 200, body: { ...page, results: messy } },
+      { times: 1 },
+    );
+    const engine = r.engine({ backend });
+    expect((await driveToEnd(engine, await engine.start(args))).at(-1)?.next_action).toBe("complete");
+    const state = JSON.parse(readFileSync(join(r.dataDir, args.scan_id, "scan.json"), "utf8"));
+    const spread = new Set(messy.map((p) => p.id));
+    const checked = state.verdicts.filter((v: { doc_id: number }) => spread.has(v.doc_id));
+    expect(checked.length).toBeGreaterThan(0);
+    for (const v of checked) expect(v).toMatchObject({ record_changed: [], record_from: "csv_export" });
+  });
+
   it("a sweep is the version gap, with no sweep sent", async () => {
     const engine = r.engine({ backend });
     const error = await refused(engine.start(startArgs({ retrieval: "both" })));
