@@ -66,7 +66,12 @@ describe.each(["1.6", "1.7"] as const)("the scan tools on resmon %s", (line) => 
   it("a corpus scan runs from scan_start to scan_result, asking only what this resmon serves", async () => {
     const before = kit.requests.length;
     const scanId = randomScanId();
-    const { calls, final } = await followScan(call, scanStartArgs({ scanId, retrieval: "corpus" }));
+    // With a gap round, whose query searches the corpus too.
+    const args = scanStartArgs({ scanId, retrieval: "corpus", forceGapRound: true });
+    const { calls, final } = await followScan(call, args, {
+      gapQueries: [{ text: "folding kinetics", criterion: "C1" }],
+    });
+    expect(calls.map((c) => c.body.next_action)).toContain("write_gap_queries");
     expect(final).toMatchObject({ scan_id: scanId, phase: "complete", next_action: "complete" });
     expect(calls.map((c) => c.name)).toEqual(expect.arrayContaining(["scan_continue", "scan_verify"]));
     for (const c of calls) {
@@ -85,7 +90,7 @@ describe.each(["1.6", "1.7"] as const)("the scan tools on resmon %s", (line) => 
     expect(sent.filter((r) => r.route === null && r.path !== "/openapi.json")).toEqual([]);
     expect(kit.strictnessRefusals()).toBe(0);
     const searches = sent.filter((r) => r.route === "/api/explorer/search");
-    expect(searches.length).toBeGreaterThan(0);
+    expect(searches.map((r) => (r.body as { query?: unknown }).query)).toContain("folding kinetics");
     for (const r of searches) expect(Object.hasOwn(r.body as object, "sort")).toBe(false);
     const formats = sent
       .filter((r) => r.route === "/api/export/references")
