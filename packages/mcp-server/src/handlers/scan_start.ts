@@ -12,7 +12,7 @@ export const scan_start: Handler<"scan_start"> = async (args, ctx) => {
     await requireFeature(
       ctx.backend,
       "json_export",
-      `JSON reference export with ids, which retrieval "${args.retrieval ?? "sweep"}" reads each sweep's papers through (retrieval "corpus" works on it)`,
+      `JSON reference export with ids, through which retrieval "${args.retrieval ?? "sweep"}" reads each sweep's papers (retrieval "corpus" works here)`,
     );
   }
   await requireKnownSources(ctx.backend, "sources", args.sources);
