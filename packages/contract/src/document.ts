@@ -7,6 +7,7 @@ import {
   NOT_IN_THIS_RESMON,
   newerRoutes,
   OLDEST_RESMON,
+  SETTING_SINCE,
   toolNeeds,
 } from "./resmon-versions.js";
 import { ROUTES } from "./routes.js";
@@ -60,6 +61,7 @@ export function contractDocument() {
       oldest: OLDEST_RESMON,
       route_since: Object.fromEntries(newerRoutes()),
       feature_since: FEATURE_SINCE,
+      setting_since: SETTING_SINCE,
       version_gap: { error: VERSION_GAP_CODE, reason: NOT_IN_THIS_RESMON },
     },
     excluded_routes: EXCLUDED_ROUTES,

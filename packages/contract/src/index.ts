@@ -16,6 +16,7 @@ export {
   OLDEST_RESMON,
   routeShape,
   routeSince,
+  SETTING_SINCE,
   toolNeeds,
 } from "./resmon-versions.js";
 export { ROUTES } from "./routes.js";

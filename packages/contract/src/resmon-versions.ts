@@ -44,14 +44,33 @@ export const FEATURE_SINCE = {
   export_by_execution: "2.3",
   /** `sort: "similarity"` on the explorer search (1.6 and 1.7 declare no `sort`). */
   similarity_search: "2.3",
-  /** `intent` on POST /api/routines. */
+  /** `intent` on POST /api/routines and on routine rows. */
   routine_intent: "2.3",
   /** `missed_fires` on routine rows, `missed_fire_details` on the detail. */
   missed_fires: "2.3",
   /** `interrupted_reason`, `restarted_from`, `restarted_into` on executions. */
   run_lineage: "2.3",
+  /** `coverage` and `source_outcomes` on executions (which sources answered a run). */
+  run_coverage: "2.3",
+  /** `request_id`, `owner_pid`, `owner_runtime_id`, `last_seen_at_utc` on executions; `request_id` on a sweep. */
+  run_ownership: "2.3",
+  /** `dedup_total`, `dedup_new`, `dedup_duplicates`, `dedup_invalid`, `dedup_cross_source` on executions. */
+  dedup_counts: "1.7",
+  /** `embeddings` (the semantic search capability) in GET /api/health. */
+  health_embeddings: "2.3",
+  /** The ai settings group's `ai_chain`, `ai_cli_path`, `ai_local_endpoint`, `ai_effort`, `ai_subscription_doc_cap`. */
+  ai_run_controls: "2.3",
 } as const satisfies Record<string, ResmonLine>;
 export type ResmonFeature = keyof typeof FEATURE_SINCE;
+
+/** Settings keys of a group older resmons serve that only a newer resmon has (1.6 drops them on a PUT, silently). */
+export const SETTING_SINCE: Readonly<Record<string, ResmonFeature>> = {
+  ai_chain: "ai_run_controls",
+  ai_cli_path: "ai_run_controls",
+  ai_local_endpoint: "ai_run_controls",
+  ai_effort: "ai_run_controls",
+  ai_subscription_doc_cap: "ai_run_controls",
+};
 
 /** "GET /api/routines/{}": a route with its parameter names dropped, as backends name them differently. */
 export function routeShape(method: string, path: string): string {

@@ -172,13 +172,61 @@ describe("on resmon 1.6 specifically", () => {
     expect(kit.requests.slice(before).filter((r) => r.path.includes("export"))).toEqual([]);
   });
 
-  it("names the run lineage 1.6 does not record in not_reported", async () => {
+  it("names the run lineage and source coverage 1.6 does not record in not_reported", async () => {
     const outcome = await tools.call("get_execution", { exec_id: 1 });
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     expect(outcome.answer.not_reported).toEqual(
-      expect.arrayContaining(["interrupted_reason", "restarted_from"]),
+      expect.arrayContaining(["interrupted_reason", "restarted_from", "coverage", "source_outcomes"]),
     );
+    expect(outcome.answer).not.toHaveProperty("coverage");
+    // The stand-in answered the row as 1.6 kept it: none of the columns later releases added.
+    const reply = await fetch(`${kit.baseUrl}/api/executions/1`, {
+      headers: { authorization: `Bearer ${kit.token}` },
+    });
+    const row = (await reply.json()) as Record<string, unknown>;
+    for (const key of ["coverage", "source_outcomes", "request_id", "owner_pid", "dedup_total"])
+      expect(row, key).not.toHaveProperty(key);
+    expect(row).toHaveProperty("saved_configuration_name");
+  });
+
+  it("plays 1.6's health and routine rows: no embeddings capability, no intent", async () => {
+    const get = async (path: string) =>
+      (await (
+        await fetch(`${kit.baseUrl}${path}`, { headers: { authorization: `Bearer ${kit.token}` } })
+      ).json()) as unknown;
+    expect(await get("/api/health")).not.toHaveProperty("embeddings");
+    for (const row of (await get("/api/routines")) as object[]) expect(row).not.toHaveProperty("intent");
+    const health = await tools.call("health", {});
+    expect(health.ok && health.answer).not.toHaveProperty("embeddings");
+  });
+
+  it("update_settings refuses an ai setting 1.6 lacks as the version gap, sending no write", async () => {
+    const before = kit.requests.length;
+    const outcome = await tools.call("update_settings", { group: "ai", settings: { ai_effort: "high" } });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error).toMatchObject({
+      error: "conflict",
+      detail: { reason: NOT_IN_THIS_RESMON, feature: "ai_run_controls", needs: "2.3" },
+    });
+    expect(outcome.error.message).toMatch(/ai_effort/);
+    expect(kit.requests.slice(before).filter((r) => r.method === "PUT")).toEqual([]);
+    // A setting 1.6 has is written as on any resmon.
+    const written = await tools.call("update_settings", { group: "ai", settings: { ai_temperature: "0.2" } });
+    expect(written.ok, JSON.stringify(written)).toBe(true);
+  });
+
+  it("list_executions names each run's coverage not reported, never zero counts", async () => {
+    const outcome = await tools.call("list_executions", {});
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const rows = outcome.answer.executions as Record<string, unknown>[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row).not.toHaveProperty("coverage");
+      expect(row.not_reported).toContain("coverage");
+    }
   });
 
   it("search_corpus semantic answers the keyword results and says why, sending no sort", async () => {

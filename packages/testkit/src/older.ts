@@ -24,9 +24,19 @@ const UNDECLARED_BEFORE: ReadonlyArray<{
   { route: "POST /api/export/references", feature: "export_by_execution", body: ["execution_ids"] },
   { route: "POST /api/explorer/search", feature: "similarity_search", body: ["sort"] },
   { route: "POST /api/routines", feature: "routine_intent", body: ["intent"] },
+  { route: "POST /api/search/sweep", feature: "run_ownership", body: ["request_id"] },
 ];
 
 const OLD_FORMATS = "bibtex, csv, ris";
+
+/** The ai settings keys 1.6/1.7 lack: their PUT drops them without a word (`_set_settings_group`). */
+const AI_RUN_CONTROLS = [
+  "ai_chain",
+  "ai_cli_path",
+  "ai_local_endpoint",
+  "ai_effort",
+  "ai_subscription_doc_cap",
+];
 
 export interface OlderRefusal {
   reply: Reply;
@@ -62,6 +72,25 @@ export function olderRequest(
       },
     };
   }
+  if (route === "PUT /api/settings/ai" && !has(release, "ai_run_controls")) {
+    const dropped = Object.keys(asJson(sentBody.settings)).filter((k) => AI_RUN_CONTROLS.includes(k));
+    if (dropped.length > 0) {
+      return {
+        strictness: true,
+        reply: {
+          status: 400,
+          body: {
+            detail: {
+              reason: "testkit_undeclared",
+              message: `The testkit refused ${route}: resmon ${release.version} has no ai setting ${dropped.join(", ")}. That release would drop it and answer success.`,
+              undeclared_query: [],
+              undeclared_body: dropped.map((k) => `settings.${k}`),
+            },
+          },
+        },
+      };
+    }
+  }
   const format = route === "POST /api/export/references" ? sentBody.format : queryValue(query, "format");
   const exports =
     route === "POST /api/export/references" || route === "GET /api/executions/{exec_id}/references";
@@ -92,25 +121,34 @@ export function olderRequest(
   return null;
 }
 
+/** An execution's keys by the feature that brought them (the 1.6 row is the executions table plus query, keywords, repositories, total_results, new_results, saved_configuration_name). */
+const EXECUTION_KEYS_SINCE: ReadonlyArray<readonly [feature: string, keys: string[]]> = [
+  ["run_lineage", ["interrupted_reason", "restarted_from", "restarted_into"]],
+  ["run_coverage", ["coverage", "source_outcomes"]],
+  ["run_ownership", ["request_id", "owner_pid", "owner_runtime_id", "last_seen_at_utc"]],
+  ["dedup_counts", ["dedup_total", "dedup_new", "dedup_duplicates", "dedup_invalid", "dedup_cross_source"]],
+];
+
 /** Answer keys each route's rows lacked before the feature that brought them. */
 const ABSENT_BEFORE: ReadonlyArray<{ route: string; feature: string; keys: string[]; rows?: boolean }> = [
   { route: "GET /api/routines", feature: "missed_fires", keys: ["missed_fires"], rows: true },
+  { route: "GET /api/routines", feature: "routine_intent", keys: ["intent"], rows: true },
+  { route: "GET /api/routines/{routine_id}", feature: "routine_intent", keys: ["intent"] },
+  { route: "GET /api/health", feature: "health_embeddings", keys: ["embeddings"] },
+  { route: "GET /api/settings/ai", feature: "ai_run_controls", keys: [...AI_RUN_CONTROLS] },
   {
     route: "GET /api/routines/{routine_id}",
     feature: "missed_fires",
     keys: ["missed_fires", "missed_fire_details"],
   },
-  {
-    route: "GET /api/executions",
-    feature: "run_lineage",
-    keys: ["interrupted_reason", "restarted_from", "restarted_into"],
-    rows: true,
-  },
-  {
-    route: "GET /api/executions/{exec_id}",
-    feature: "run_lineage",
-    keys: ["interrupted_reason", "restarted_from", "restarted_into"],
-  },
+  ...(["GET /api/executions", "GET /api/executions/{exec_id}"] as const).flatMap((route) =>
+    EXECUTION_KEYS_SINCE.map(([feature, keys]) => ({
+      route,
+      feature,
+      keys,
+      rows: route === "GET /api/executions",
+    })),
+  ),
   {
     route: "POST /api/explorer/search",
     feature: "similarity_search",

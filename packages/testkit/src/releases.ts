@@ -98,7 +98,7 @@ export const FACTS: readonly Fact[] = [
     what: "routine_intent",
     since: "2.3",
     readAt: SEARCH_RECORD,
-    note: "RoutineCreate has no intent at v1.6.0 and b91975a",
+    note: "RoutineCreate and the routines table have no intent at v1.6.0 and b91975a",
   },
   {
     what: "missed_fires",
@@ -111,6 +111,36 @@ export const FACTS: readonly Fact[] = [
     since: "2.3",
     readAt: SEARCH_RECORD,
     note: "no interrupted_reason, restarted_from or restarted_into at v1.6.0 and b91975a",
+  },
+  {
+    what: "run_coverage",
+    since: "2.3",
+    readAt: SEARCH_RECORD,
+    note: "no coverage or source_outcomes on an execution at v1.6.0 and b91975a (the executions table and _enrich_execution_row)",
+  },
+  {
+    what: "run_ownership",
+    since: "2.3",
+    readAt: SEARCH_RECORD,
+    note: "no request_id, owner_pid, owner_runtime_id or last_seen_at_utc at v1.6.0 and b91975a; SweepRequest declares no request_id",
+  },
+  {
+    what: "dedup_counts",
+    since: "1.7",
+    readAt: SEARCH_RECORD,
+    note: "dedup_total, dedup_new, dedup_duplicates, dedup_invalid, dedup_cross_source columns added by #23 (1.7); absent at v1.6.0",
+  },
+  {
+    what: "health_embeddings",
+    since: "2.3",
+    readAt: SEARCH_RECORD,
+    note: "health() returns status, pid, started_at, version at v1.6.0 and b91975a: no embeddings (nor identity, kept on purpose)",
+  },
+  {
+    what: "ai_run_controls",
+    since: "2.3",
+    readAt: SEARCH_RECORD,
+    note: "_SETTINGS_GROUPS['ai'] at v1.6.0 and b91975a has no ai_chain, ai_cli_path, ai_local_endpoint, ai_effort or ai_subscription_doc_cap; _set_settings_group drops keys not in the group",
   },
 ];
 

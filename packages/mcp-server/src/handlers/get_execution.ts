@@ -1,3 +1,5 @@
+import type { ResmonFeature } from "@resmon/mcp-contract";
+import type { ThisResmon } from "../backend/this-resmon.js";
 import type { Handler } from "../context.js";
 import { answerOf } from "../shape/answer.js";
 import { reportedIdentity, requireIdentity } from "../shape/identity.js";
@@ -10,11 +12,20 @@ import { asRecord, parseJsonText } from "../shape/values.js";
  */
 const PROMISED = ["ai_lane"] as const;
 
-/** The row whole, except the unbounded event log: its last event and its length instead. */
-/** The run lineage a resmon before 2.3 does not record: not reported there, never null or absent without a word. */
-const LINEAGE = ["interrupted_reason", "restarted_from", "restarted_into"] as const;
+/**
+ * What a resmon before 2.3 does not record on a run (its lineage; which sources answered it): not
+ * reported there, never null or absent without a word.
+ */
+const RECORDED_SINCE: ReadonlyArray<readonly [ResmonFeature, readonly string[]]> = [
+  ["run_lineage", ["interrupted_reason", "restarted_from", "restarted_into"]],
+  ["run_coverage", ["coverage", "source_outcomes"]],
+];
 
-export function executionAnswer(body: unknown, lineageRecorded = true): Record<string, unknown> {
+/** The row whole, except the unbounded event log: its last event and its length instead. */
+export function executionAnswer(
+  body: unknown,
+  recorded: (feature: ResmonFeature) => boolean = () => true,
+): Record<string, unknown> {
   const { progress_events: raw, identity: _identity, ...row } = asRecord(body);
   // parameters is JSON text in the row (default_starts lives inside it): hand it over as an object.
   if (typeof row.parameters === "string") {
@@ -23,7 +34,9 @@ export function executionAnswer(body: unknown, lineageRecorded = true): Record<s
   }
   const answer: Record<string, unknown> = { ...row, ...reportedIdentity(asRecord(body)) };
   const missing: string[] = PROMISED.filter((key) => !Object.hasOwn(row, key));
-  if (!lineageRecorded) missing.push(...LINEAGE.filter((key) => !Object.hasOwn(row, key)));
+  for (const [feature, keys] of RECORDED_SINCE) {
+    if (!recorded(feature)) missing.push(...keys.filter((key) => !Object.hasOwn(row, key)));
+  }
   // An event log resmon did not send (or sent unreadable) is not an empty one.
   const events = parseJsonText(raw);
   if (Array.isArray(events)) {
@@ -34,6 +47,11 @@ export function executionAnswer(body: unknown, lineageRecorded = true): Record<s
   return answer;
 }
 
+async function recordedBy(backend: { resmon(): Promise<ThisResmon> }) {
+  const resmon = await backend.resmon();
+  return (feature: ResmonFeature) => resmon.has(feature);
+}
+
 export const get_execution: Handler<"get_execution"> = async (args, { backend }) => {
   const execId = args.exec_id;
   const expected = args.expected_runtime_id;
@@ -41,7 +59,7 @@ export const get_execution: Handler<"get_execution"> = async (args, { backend })
     const body = await backend.call((c) =>
       c.GET("/api/executions/{exec_id}", { params: { path: { exec_id: execId } } }),
     );
-    return answerOf("get_execution", executionAnswer(body, (await backend.resmon()).has("run_lineage")));
+    return answerOf("get_execution", executionAnswer(body, await recordedBy(backend)));
   }
   // Preflight: health with the expectation must match before the execution is asked for at all.
   const bound = { expectedRuntimeId: expected };
@@ -53,5 +71,5 @@ export const get_execution: Handler<"get_execution"> = async (args, { backend })
     bound,
   );
   requireIdentity(body, expected, "execution");
-  return answerOf("get_execution", executionAnswer(body, (await backend.resmon()).has("run_lineage")));
+  return answerOf("get_execution", executionAnswer(body, await recordedBy(backend)));
 };

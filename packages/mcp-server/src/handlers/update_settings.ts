@@ -1,5 +1,6 @@
 import type { ResmonClient } from "@resmon/api-client";
-import { classifySettingsKey, type SettingsGroup } from "@resmon/mcp-contract";
+import { classifySettingsKey, SETTING_SINCE, type SettingsGroup } from "@resmon/mcp-contract";
+import { notInThisResmon } from "../backend/this-resmon.js";
 import type { Handler } from "../context.js";
 import { invalidArgument, ToolError } from "../errors.js";
 import { markNotReported } from "../shape/reported.js";
@@ -117,6 +118,15 @@ export const update_settings: Handler<"update_settings"> = async (args, { backen
   // 3. The legal key list is what resmon's own GET returns for the group.
   const before = stateOf(group, await backend.call<unknown>((c) => readGroup(c, group)));
   const unknown = keys.filter((k) => !Object.hasOwn(before, k));
+  // A newer resmon's key is not the caller's mistake: say which resmon has it.
+  const newer = unknown.map((k) => SETTING_SINCE[k]).find((f) => f !== undefined);
+  if (newer !== undefined) {
+    const resmon = await backend.resmon();
+    if (!resmon.has(newer)) {
+      const keysOfNewer = unknown.filter((k) => SETTING_SINCE[k] === newer);
+      throw notInThisResmon(resmon, { feature: newer, words: `ai setting ${keysOfNewer.join(", ")}` });
+    }
+  }
   if (unknown.length > 0) {
     throw invalidArgument(
       `${unknown.join(", ")} ${unknown.length === 1 ? "is not a setting" : "are not settings"} of the ${group} group, so nothing was changed. resmon's own settings form would drop ${unknown.length === 1 ? "it" : "them"} silently; this tool refuses instead.`,
