@@ -89,7 +89,7 @@ describe("on resmon 1.6", () => {
     });
     if (!asked.ok) throw new Error("the stand-in did not answer the search");
     const page = asked.data as { results: Record<string, unknown>[] };
-    const messy = page.results.map((p) => ({
+    const messy: Record<string, unknown>[] = page.results.map((p) => ({
       ...p,
       title: ` ${String(p.title).replaceAll(" ", "  \n")}\t`,
       authors: String(p.authors).replaceAll(", ", ",\u00a0 "),
