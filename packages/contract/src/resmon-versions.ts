@@ -115,16 +115,15 @@ export function lineOfVersion(version: string | null): ResmonLine {
 
 /**
  * What each tool needs beyond its first route (its side routes are optional: get_routine answers
- * without deliveries or coverage). The scan retrieves papers with their ids through the JSON export.
+ * without deliveries or coverage). The scan tools need 1.6: corpus retrieval runs there, a scan that
+ * sweeps is refused below 2.3 by scan_start (a sweep's rows come through the JSON export with ids),
+ * and verification reads the CSV export where there is no JSON one.
  */
 const TOOL_FEATURES: Readonly<Record<string, readonly ResmonFeature[]>> = {
   // Contract 1.x promises missed_fires on every routine: a resmon without them cannot answer these.
   list_routines: ["missed_fires"],
   get_routine: ["missed_fires"],
   get_execution_results: ["json_export"],
-  scan_start: ["json_export"],
-  scan_continue: ["json_export"],
-  scan_verify: ["json_export"],
 };
 
 /** The oldest line on which a tool answers: its first route's line, or its features' if newer. */

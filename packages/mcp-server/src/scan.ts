@@ -1,14 +1,18 @@
 import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readSmallFile, resolveStateDir } from "@resmon/api-client";
-import type { ToolName, ToolResult } from "@resmon/mcp-contract";
+import type { ResmonFeature, RouteRef, ToolName, ToolResult } from "@resmon/mcp-contract";
 import {
   createScanEngine,
   defaultScanDataDir,
+  type Lack,
+  type ScanBackend,
   type ScanEngine,
   type ScanEnvelope,
   ScanError,
+  type ScanServes,
 } from "@resmon/scan";
+import { notInThisResmon } from "./backend/this-resmon.js";
 import type { Config } from "./config.js";
 import type { Ctx } from "./context.js";
 import { ToolError } from "./errors.js";
@@ -59,6 +63,33 @@ export function scanEngineFor(config: Config): ScanEngine {
 }
 
 /**
+ * Of what the scan uses beyond resmon 1.6, what this resmon lacks, each said as the version gap
+ * (this-resmon.ts): the engine skips what it cannot ask and says why, sending nothing there.
+ */
+async function scanServes(backend: Ctx["backend"]): Promise<ScanServes> {
+  const resmon = await backend.resmon();
+  const lack = (error: ToolError): Lack => ({ message: error.message, detail: error.detail });
+  const feature = (f: ResmonFeature, words: string) =>
+    resmon.has(f) ? null : lack(notInThisResmon(resmon, { feature: f, words }));
+  const route = (r: RouteRef) => (resmon.serves(r) ? null : lack(notInThisResmon(resmon, { route: r })));
+  return {
+    json_export: feature("json_export", "JSON reference export with ids"),
+    similarity_search: feature("similarity_search", "similarity search on the corpus"),
+    similar: route({ method: "GET", path: "/api/documents/{document_id}/similar" }),
+    lifecycle: route({ method: "GET", path: "/api/documents/{doc_id}/lifecycle" }),
+  };
+}
+
+/** The scan's view of this tool call's backend: its requests, and what this resmon lacks. */
+function scanBackendOf(backend: Ctx["backend"]): ScanBackend {
+  return {
+    arrivedAt: backend.arrivedAt,
+    call: (send, options) => backend.call(send, options),
+    served: () => scanServes(backend),
+  };
+}
+
+/**
  * Run one engine call with this tool call's backend: its envelope checked against the tool's row, a
  * refusal made a ToolError (the adapter's own, with the scan's stage added, when a request failed),
  * anything else passed to the funnel as it is.
@@ -66,10 +97,10 @@ export function scanEngineFor(config: Config): ScanEngine {
 export async function runScan<N extends ToolName>(
   name: N,
   ctx: Ctx,
-  call: (engine: ScanEngine, backend: Ctx["backend"]) => Promise<ScanEnvelope>,
+  call: (engine: ScanEngine, backend: ScanBackend) => Promise<ScanEnvelope>,
 ): Promise<ToolResult<N>> {
   try {
-    return answerOf(name, { ...(await call(ctx.scan(), ctx.backend)) });
+    return answerOf(name, { ...(await call(ctx.scan(), scanBackendOf(ctx.backend))) });
   } catch (err) {
     if (!(err instanceof ScanError)) throw err;
     const from = err.cause instanceof ToolError ? err.cause : undefined;

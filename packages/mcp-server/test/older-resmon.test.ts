@@ -94,7 +94,7 @@ describe.each(LINES)("against the stand-in as resmon %s", (line) => {
     expect(kit.requests.length).toBeGreaterThan(10);
   });
 
-  it("scan_start wrote nothing where it cannot run a scan", () => {
+  it("scan_start wrote nothing where it cannot sweep (its example sweeps; scan-older.test.ts runs a corpus scan)", () => {
     if (line === "2.3") return;
     const scans = join(dir, "scans");
     expect(existsSync(scans) ? readdirSync(scans) : []).toEqual([]);
@@ -127,7 +127,7 @@ describe.each(LINES)("against the stand-in as resmon %s", (line) => {
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       if (name === "scan_start" && line !== "2.3") {
-        // The older resmon cannot run a scan at all: that is said first.
+        // The example sweeps, which an older resmon cannot: that is said first.
         expect(outcome.error.detail.reason).toBe(NOT_IN_THIS_RESMON);
       } else {
         expect(outcome.error).toMatchObject({ error: "invalid_argument", detail: { field: "sources" } });

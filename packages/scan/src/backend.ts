@@ -19,6 +19,41 @@ export interface ScanBackend {
    * call's own deadline would: the scan's wait budget.
    */
   call<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, options?: { deadline?: number }): Promise<T>;
+  /**
+   * What this resmon lacks of what the scan uses (the server learns it once per runtime id from
+   * resmon's own route list). Absent: a backend that serves everything the scan uses.
+   */
+  served?(): Promise<ScanServes>;
+}
+
+/** Something this resmon lacks, said as the server's version gap words it (its message and detail). */
+export interface Lack {
+  message: string;
+  detail: Record<string, unknown>;
+}
+
+/** Of what the scan uses beyond resmon 1.6's surface, what this resmon lacks: null where it has it. */
+export interface ScanServes {
+  /** The JSON export with ids (resmon 2.3+): a sweep's rows are read through it; without it verification reads the CSV export. */
+  json_export: Lack | null;
+  /** `sort: "similarity"` on the explorer search (2.3+): without it no sort is sent. */
+  similarity_search: Lack | null;
+  /** GET /api/documents/{id}/similar (2.3+): the expansion. */
+  similar: Lack | null;
+  /** GET /api/documents/{id}/lifecycle (1.7+): without it every paper is lifecycle_unchecked. */
+  lifecycle: Lack | null;
+}
+
+export const SERVES_ALL: ScanServes = {
+  json_export: null,
+  similarity_search: null,
+  similar: null,
+  lifecycle: null,
+};
+
+/** A lack as the scan's refusal: the version gap (conflict, not_in_this_resmon), with the stage added. */
+export function lackRefusal(lack: Lack, stage: string): ScanError {
+  return new ScanError("conflict", lack.message, { ...lack.detail, stage });
 }
 
 /** A refusal as the contract words it. */

@@ -1,5 +1,12 @@
 import type { ApiResult, ResmonClient } from "@resmon/api-client";
-import { BudgetSpent, refusalOf, requestFailure, type ScanBackend } from "./backend.js";
+import {
+  BudgetSpent,
+  refusalOf,
+  requestFailure,
+  type ScanBackend,
+  type ScanServes,
+  SERVES_ALL,
+} from "./backend.js";
 import { fillAbsent, type PaperRecord } from "./records.js";
 import type { RecordBook, ScanState } from "./state.js";
 import type { ScanDir } from "./store.js";
@@ -47,6 +54,7 @@ export class Call {
   private runtimeChecked = false;
   private answered = false;
   private recordsDirty = false;
+  private serving: Promise<ScanServes> | undefined;
 
   constructor(options: CallOptions) {
     this.dir = options.dir;
@@ -94,6 +102,23 @@ export class Call {
       // Cut by this call's budget, not by resmon: the next call goes on from here.
       if (refusal.code === "backend_unavailable" && Date.now() >= deadline) throw new BudgetSpent();
       if (advancing) this.answered = true;
+      throw requestFailure(refusal, stage, error);
+    }
+  }
+
+  /**
+   * What this resmon lacks of what the scan uses (asked once per call; the server knows it per
+   * runtime id), so a step it cannot take is said and skipped before any request is sent.
+   */
+  async serves(stage: string): Promise<ScanServes> {
+    if (!this.backend.served) return SERVES_ALL;
+    try {
+      this.serving ??= this.backend.served();
+      return await this.serving;
+    } catch (error) {
+      this.serving = undefined;
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
       throw requestFailure(refusal, stage, error);
     }
   }

@@ -226,6 +226,8 @@ export interface CoverageSummary {
   corpus: {
     query_id: string;
     round: number;
+    /** null: no sort was sent (this resmon has no similarity search; similarity_unavailable says so). */
+    sort_asked: "similarity" | null;
     sort_served: string | null;
     similarity_unavailable: string | null;
   }[];
@@ -254,6 +256,7 @@ export function coverageOf(
       corpus.push({
         query_id: t.query_id,
         round: t.round,
+        sort_asked: t.sort_asked === undefined ? "similarity" : t.sort_asked,
         sort_served: t.sort_served ?? null,
         similarity_unavailable: t.similarity_unavailable ?? null,
       });

@@ -1,7 +1,7 @@
 import { type CoverageSummary, outcomeWords } from "./coverage.js";
 import { ALTERNATES, MAX_PER_FIRST_AUTHOR } from "./profile.js";
 import { firstAuthor, type PaperRecord, yearOf } from "./records.js";
-import type { Candidate, Verdict } from "./state.js";
+import type { Candidate, RecordFrom, Verdict } from "./state.js";
 import type { RankedEntry, ScreenScore } from "./types.js";
 
 export interface Ranked {
@@ -84,6 +84,7 @@ function packet(r: Ranked) {
     limitations: null,
     verification: {
       basis: r.verdict.basis,
+      record_from: r.verdict.record_from ?? "json_export",
       verified: r.verdict.verified,
       no_record: r.verdict.no_record,
       record_changed: r.verdict.record_changed,
@@ -106,8 +107,26 @@ export interface EvidenceInputs {
   foundational: number;
   coverage: CoverageSummary;
   counts: Record<string, number>;
+  /** The export resmon's record was read from (csv: compared under its rendering). Default json_export. */
+  record_from?: RecordFrom;
+  /** False when this resmon has no lifecycle route (nothing was asked there). Default true. */
+  lifecycle_served?: boolean;
+  /** What this resmon could not do for the scan, in words (empty on a resmon that has it all). */
+  not_served?: string[];
   /** Set when the scan ends with no paper: the sentence that says so and why (the first line of evidence.md). */
   found_nothing?: string | null;
+}
+
+/** What verification read, in words: the export it came from and whether the lifecycle was asked. */
+function basisNote(recordFrom: RecordFrom, lifecycle: boolean): string {
+  const routes = lifecycle
+    ? "POST /api/export/references and GET /api/documents/{id}/lifecycle"
+    : "POST /api/export/references; this resmon has no lifecycle route, so no paper's retraction status was checked";
+  const csv =
+    recordFrom === "csv_export"
+      ? " This resmon has no JSON export, so its record was read from its CSV export of the same ids, which collapses runs of whitespace to one space and writes an absent value as empty; the record at retrieval was compared under that same rendering, so a difference in whitespace alone, or between absent and empty, is not seen."
+      : "";
+  return `Verified against this resmon's stored record (${routes}), not the live web.${csv}`;
 }
 
 export function buildEvidence(input: EvidenceInputs) {
@@ -138,8 +157,8 @@ export function buildEvidence(input: EvidenceInputs) {
     ...(chosen.length === 0 ? { found_nothing: input.found_nothing ?? "This scan found nothing." } : {}),
     generated_at: input.generated_at,
     basis: "resmon_record" as const,
-    basis_note:
-      "Verified against this resmon's stored record (POST /api/export/references and GET /api/documents/{id}/lifecycle), not the live web.",
+    basis_note: basisNote(input.record_from ?? "json_export", input.lifecycle_served ?? true),
+    not_served: input.not_served ?? [],
     profile: input.profile,
     window: input.window,
     criteria: input.criteria,
@@ -168,6 +187,8 @@ function line(value: unknown): string {
 function lifecycleReason(status: string | null): string {
   if (status === null)
     return "resmon has not checked these papers for notices, so their retraction status is unknown.";
+  if (status.startsWith("not asked"))
+    return `no check was asked for (${status.slice(11)}), so their retraction status is unknown.`;
   if (status.startsWith("not finished"))
     return `the check did not finish (${status.slice(14)}), so their retraction status is unknown.`;
   return `resmon's last check says "${status}", so their retraction status is unknown.`;
@@ -175,6 +196,24 @@ function lifecycleReason(status: string | null): string {
 
 function quoted(values: readonly string[]): string {
   return values.map((v) => `"${line(v)}"`).join(", ");
+}
+
+/** How the corpus searches were ranked: by similarity only where resmon said it served that. */
+function corpusLines(cov: CoverageSummary): string[] {
+  if (cov.corpus.length === 0) return [];
+  const ranked = cov.corpus.filter((c) => c.sort_served === "similarity").length;
+  const why = [
+    ...new Set(
+      cov.corpus
+        .filter((c) => c.sort_served !== "similarity")
+        .map((c) => c.similarity_unavailable)
+        .filter((x): x is string => x !== null),
+    ),
+  ];
+  return [
+    "",
+    `Corpus searches: ${cov.corpus.length}, of which ${ranked} ranked by similarity as resmon served it${why.length ? ` (the rest: ${quoted(why)})` : ""}.`,
+  ];
 }
 
 /** The coverage section: hits per criterion, then every source as resmon recorded it, then every sweep. */
@@ -187,6 +226,7 @@ function coverageSection(e: Evidence): string[] {
   }
   if (cov.thin_criteria.length)
     out.push("", `Thin criteria (under 5 papers): ${cov.thin_criteria.join(", ")}.`);
+  out.push(...corpusLines(cov));
   if (cov.sweeps.length === 0) {
     out.push(
       "",
@@ -255,6 +295,14 @@ export function renderMarkdown(e: Evidence, brief: string): string {
     `Basis: \`${e.basis}\`. ${e.basis_note} Nothing was repaired: where a cited value differs, resmon's value is shown beside it.`,
     "",
   );
+  if (e.not_served.length) {
+    out.push(
+      "What this resmon could not do for the scan:",
+      "",
+      ...e.not_served.map((n) => `- ${line(n)}`),
+      "",
+    );
+  }
   out.push("## Papers", "");
   if (e.packets.length === 0) out.push("None.", "");
   const unchecked = new Map<string | null, number[]>();

@@ -1,5 +1,5 @@
 export { QUERY_KINDS, REQUIRED_QUERY_KINDS } from "./args.js";
-export type { Refusal, ScanBackend } from "./backend.js";
+export type { Lack, Refusal, ScanBackend, ScanServes } from "./backend.js";
 export { defaultScanDataDir } from "./data-dir.js";
 export { createScanEngine, DEFAULT_SCAN_WAIT_MS, type ScanEngine, type ScanEngineOptions } from "./engine.js";
 export { ScanError, type ScanErrorCode } from "./errors.js";

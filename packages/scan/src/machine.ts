@@ -93,6 +93,13 @@ function poolRound(call: Call, round: number): void {
 /** "More like this" from the best-scored seeds; out-of-window papers are tagged; an empty answer is an empty expansion. */
 async function expand(call: Call): Promise<void> {
   const state = call.state;
+  const lack = (await call.serves("expand")).similar;
+  if (lack) {
+    // This resmon has no similar-papers route: nothing is asked, and the expansion says why.
+    state.expansion = { seeds: [], added: [], empty: [], failed: [], not_asked: lack.message };
+    call.save();
+    return;
+  }
   const scores = scoresById(state.batches);
   const seeds = state.candidates
     .filter((c) => (scores.get(c.doc_id)?.score ?? 0) >= 2)

@@ -13,7 +13,7 @@ export interface PaperRecord {
   absent?: string[];
 }
 
-const RECORD_FIELDS = [
+export const RECORD_FIELDS = [
   "title",
   "authors",
   "publication_date",

@@ -6,6 +6,7 @@
  */
 import { statusOf } from "./backend.js";
 import type { Call } from "./call.js";
+import { csvRows } from "./csv-export.js";
 import { ScanError } from "./errors.js";
 import { type PaperRecord, recordFrom } from "./records.js";
 
@@ -153,11 +154,15 @@ export interface CorpusPage {
   similarity_unavailable: string | null;
 }
 
-/** Up to `limit` corpus rows for one query, paging with the cursor; records the sort resmon served. */
+/**
+ * Up to `limit` corpus rows for one query, paging with the cursor; records the sort resmon served.
+ * `similarity` false: no sort is sent (a resmon before 2.3 declares none).
+ */
 export async function corpusSearch(
   call: Call,
   body: { query: string; sources: string[]; date_from: string | null; date_to: string | null },
   limit: number,
+  similarity = true,
 ): Promise<CorpusPage> {
   const out: PaperRecord[] = [];
   let cursor: string | null = null;
@@ -167,9 +172,9 @@ export async function corpusSearch(
     const sent: Row = {
       query: body.query,
       limit: Math.min(limit - out.length, 100),
-      sort: "similarity",
       sources: body.sources,
     };
+    if (similarity) sent.sort = "similarity";
     if (body.date_from) sent.date_from = body.date_from;
     if (body.date_to) sent.date_to = body.date_to;
     if (cursor) sent.cursor = cursor;
@@ -222,6 +227,20 @@ export async function exportJson(call: Call, ids: number[]): Promise<PaperRecord
   );
   // Export rows carry no id; the caller matches them back (id -1 marks "not yet matched").
   return records(rowsOf(data, "verify", "the reference export"), -1);
+}
+
+/** resmon's record of these papers through its CSV export (a resmon without the JSON export: csv-export.ts). */
+export async function exportCsv(call: Call, ids: number[]): Promise<PaperRecord[]> {
+  const data = await call.request(
+    (c) => c.POST("/api/export/references", { body: { document_ids: ids, format: "csv" } }),
+    "verify",
+  );
+  const what = "the CSV reference export";
+  if (typeof data !== "string") throw notResmonShape("verify", what, `${kindOf(data)} instead of text`);
+  const rows = csvRows(data);
+  if (rows === null) throw notResmonShape("verify", what, "text that is not CSV with resmon's header");
+  // Like the JSON export's rows, these carry no id; the caller matches them back.
+  return records(rows, -1);
 }
 
 export async function exportBibtex(call: Call, ids: number[]): Promise<string> {

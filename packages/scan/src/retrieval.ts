@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { windowDates } from "./args.js";
-import { BudgetSpent } from "./backend.js";
+import { BudgetSpent, lackRefusal } from "./backend.js";
 import type { Call } from "./call.js";
 import { roundFoundNothing, sweepCoverageOf } from "./coverage.js";
 import { ScanError } from "./errors.js";
@@ -257,15 +257,19 @@ async function searchCorpus(call: Call, task: RetrievalTask): Promise<void> {
   const inputs = call.state.inputs;
   task.attempts++;
   try {
+    // A resmon without similarity search declares no sort: none is sent, and the task says why.
+    const lack = (await call.serves("retrieve")).similarity_search;
     const page = await corpusSearch(
       call,
       { query: task.text, sources: inputs.sources, ...windowDates(inputs) },
       inputs.per_query,
+      lack === null,
     );
     call.remember(page.records);
     task.doc_ids = page.records.map((r) => r.id);
+    task.sort_asked = lack === null ? "similarity" : null;
     task.sort_served = page.sort;
-    task.similarity_unavailable = page.similarity_unavailable;
+    task.similarity_unavailable = page.similarity_unavailable ?? lack?.message ?? null;
     task.status = "done";
     task.error = null;
   } catch (error) {
@@ -292,6 +296,9 @@ export async function retrievalPass(call: Call, round: number): Promise<boolean>
       if (task.status === "pending") await searchCorpus(call, task);
       continue;
     }
+    // A sweep's rows come through the JSON export with ids: on a resmon without it nothing is sent.
+    const lack = isFinal(task) ? null : (await call.serves("retrieve")).json_export;
+    if (lack) throw lackRefusal(lack, "retrieve");
     if (task.status === "submitting") await reconcile(call, task);
     if (task.status === "pending") await submit(call, task);
     else if (task.status === "running") {

@@ -6,7 +6,8 @@ import type { GapQuery, RankedEntry, ScreenScore } from "./types.js";
 /** What GET /api/documents/{id}/lifecycle told us, or that the check did not finish. */
 export type LifecycleOutcome =
   | { finished: true; check_status: string | null; events: Record<string, unknown>[] }
-  | { finished: false; error: string };
+  /** `asked: false`: no request was sent, because this resmon has no lifecycle route (error says so). */
+  | { finished: false; error: string; asked?: false };
 
 export type { SweepCoverage };
 
@@ -38,7 +39,8 @@ export interface RetrievalTask {
   error?: string | null;
   /** Rows read (doc ids in resmon's order). */
   doc_ids?: number[];
-  /** corpus: the sort resmon served, and why similarity was declined if it was. */
+  /** corpus: the sort asked for (null: none sent, this resmon has no similarity search), the sort resmon served, and why similarity was declined or not asked. */
+  sort_asked?: "similarity" | null;
   sort_served?: string | null;
   similarity_unavailable?: string | null;
   /** sweep: resmon's coverage of this run, verbatim. */
@@ -81,6 +83,8 @@ export interface ExpansionState {
   /** Seeds whose neighbour list came back empty, with resmon's reason. */
   empty: { doc_id: number; reason: string | null }[];
   failed: { doc_id: number; error: string }[];
+  /** Set when nothing was asked: this resmon has no similar-papers route (the sentence says so). */
+  not_asked?: string;
 }
 
 export interface GapState {
@@ -93,6 +97,8 @@ export interface GapState {
 export interface Verdict {
   doc_id: number;
   basis: "resmon_record";
+  /** Which of resmon's exports the record now was read from (csv: compared under its rendering). */
+  record_from: RecordFrom;
   verified: boolean;
   no_record: boolean;
   record_changed: string[];
@@ -108,9 +114,14 @@ export interface Verdict {
   record: PaperRecord | null;
 }
 
+/** json_export: the JSON export (resmon 2.3+); csv_export: the CSV export of the same ids (csv-export.ts). */
+export type RecordFrom = "json_export" | "csv_export";
+
 export interface VerifyChecks {
   /** Per ranked doc id: resmon's record now, or null when the export returned no row. */
   records: Record<string, PaperRecord | null>;
+  /** Absent in a scan verified before this was recorded: the JSON export. */
+  record_from?: RecordFrom;
   lifecycle: Record<string, LifecycleOutcome>;
 }
 

@@ -3,29 +3,36 @@ import { coverageOf } from "./coverage.js";
 import { bibInRankOrder, buildEvidence, type Ranked, renderMarkdown } from "./emit.js";
 import { nothingToRank } from "./envelope.js";
 import { clip } from "./records.js";
-import { exportBibtex, exportJson, lifecycleOf } from "./resmon.js";
+import { exportBibtex, exportCsv, exportJson, lifecycleOf } from "./resmon.js";
 import { scoresById } from "./shortlist.js";
-import type { Candidate, ScanState, Verdict } from "./state.js";
+import type { Candidate, RecordFrom, ScanState, Verdict } from "./state.js";
 import type { RankedEntry } from "./types.js";
 import { matchExportRows, verdictFor } from "./verify.js";
 
 /**
  * Verify every ranked paper against resmon's record (export + lifecycle), kept in state.checks so a
- * call that reaches its wait budget stops and the next scan_verify goes on. Returns whether all are checked.
+ * call that reaches its wait budget stops and the next scan_verify goes on. Returns whether all are
+ * checked. A resmon without the JSON export is read through its CSV export of the same ids; one
+ * without the lifecycle route is asked nothing there, and every paper is lifecycle_unchecked.
  */
 async function check(call: Call, entries: readonly RankedEntry[]): Promise<boolean> {
   const state = call.state;
+  const lacks = await call.serves("verify");
   if (state.checks === null) {
+    const recordFrom: RecordFrom = lacks.json_export ? "csv_export" : "json_export";
+    const exportRows = (ids: number[]) =>
+      recordFrom === "csv_export" ? exportCsv(call, ids) : exportJson(call, ids);
     const ids = entries.map((e) => e.doc_id);
     const wanted = ids.map((doc_id) => ({ doc_id, record: call.records[doc_id] }));
-    const now = matchExportRows(ids.length ? await exportJson(call, ids) : [], wanted);
+    const now = matchExportRows(ids.length ? await exportRows(ids) : [], wanted);
     // Rows that could not be matched unambiguously are asked for one by one; no row is no_record.
     for (const id of ids.filter((x) => !now.has(x))) {
-      const rows = await exportJson(call, [id]);
+      const rows = await exportRows([id]);
       if (rows[0]) now.set(id, { ...rows[0], id });
     }
     state.checks = {
       records: Object.fromEntries(ids.map((id) => [String(id), now.get(id) ?? null])),
+      record_from: recordFrom,
       lifecycle: {},
     };
     call.save();
@@ -34,6 +41,10 @@ async function check(call: Call, entries: readonly RankedEntry[]): Promise<boole
   let checked = 0;
   for (const e of entries) {
     if (checks.lifecycle[e.doc_id] !== undefined) continue;
+    if (lacks.lifecycle) {
+      checks.lifecycle[e.doc_id] = { finished: false, asked: false, error: lacks.lifecycle.message };
+      continue;
+    }
     // At least one check per call, so every call advances; past the budget the rest wait for the next call.
     if (checked > 0 && call.remainingMs() <= 0) {
       call.save();
@@ -44,6 +55,30 @@ async function check(call: Call, entries: readonly RankedEntry[]): Promise<boole
   }
   call.save();
   return true;
+}
+
+/** What this resmon could not do for the scan, in words, for the evidence (empty on a resmon that has it all). */
+function notServed(state: ScanState): string[] {
+  const out: string[] = [];
+  const unsorted = state.tasks.find(
+    (t) => t.via === "corpus" && t.status === "done" && t.sort_asked === null,
+  );
+  if (unsorted)
+    out.push(
+      `Corpus searches were not ranked by similarity: no sort was asked for. ${unsorted.similarity_unavailable ?? ""}`.trim(),
+    );
+  if (state.expansion?.not_asked)
+    out.push(`No expansion (similar papers) was asked for. ${state.expansion.not_asked}`);
+  if (state.checks?.record_from === "csv_export")
+    out.push(
+      "resmon's record was read from its CSV reference export (this resmon has no JSON export) and compared under that rendering: whitespace collapsed, an absent value written as empty.",
+    );
+  const lifecycle = Object.values(state.checks?.lifecycle ?? {}).find(
+    (l) => !l.finished && l.asked === false,
+  );
+  if (lifecycle && !lifecycle.finished)
+    out.push(`No lifecycle (retraction) check was asked for. ${lifecycle.error}`);
+  return out;
 }
 
 /**
@@ -76,6 +111,7 @@ export async function runVerification(call: Call): Promise<void> {
       call.records[e.doc_id],
       checks.records[e.doc_id] ?? null,
       checks.lifecycle[e.doc_id] ?? { finished: false, error: "not checked" },
+      checks.record_from,
     ),
   );
 
@@ -117,6 +153,9 @@ export async function runVerification(call: Call): Promise<void> {
     foundational: state.inputs.foundational,
     coverage,
     counts,
+    record_from: checks.record_from ?? "json_export",
+    lifecycle_served: !Object.values(checks.lifecycle).some((l) => !l.finished && l.asked === false),
+    not_served: notServed(state),
     found_nothing:
       ranked.length === 0
         ? nothingToRank(state)
@@ -141,6 +180,7 @@ export async function runVerification(call: Call): Promise<void> {
     // First, so a scan that kept no paper says so before anything else.
     ...("found_nothing" in evidence ? { found_nothing: evidence.found_nothing } : {}),
     basis: "resmon_record",
+    ...(evidence.not_served.length ? { not_served: evidence.not_served } : {}),
     rows: evidence.packets.map((p) => ({
       doc_id: p.doc_id,
       rank: p.rank,

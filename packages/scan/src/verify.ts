@@ -1,3 +1,4 @@
+import { asCsvRenders } from "./csv-export.js";
 import {
   changedFields,
   firstAuthorSurname,
@@ -7,7 +8,7 @@ import {
   titlesClose,
   yearOf,
 } from "./records.js";
-import type { LifecycleOutcome, Verdict } from "./state.js";
+import type { LifecycleOutcome, RecordFrom, Verdict } from "./state.js";
 import type { Cite } from "./types.js";
 
 /** The cited values against resmon's record now: DOI normalised, title close, year ±1, first author's surname. */
@@ -50,6 +51,7 @@ function retractionOf(events: Record<string, unknown>[]): Verdict["retraction"] 
 /**
  * One ranked paper's verdict. Nothing is repaired: resmon's value stands beside the cited one.
  * A lifecycle that resmon has not checked ("ok") is unchecked, never an implied "not retracted".
+ * A record read from the CSV export is compared with the record at retrieval as that CSV renders it.
  */
 export function verdictFor(
   docId: number,
@@ -57,20 +59,26 @@ export function verdictFor(
   atRetrieval: PaperRecord | undefined,
   now: PaperRecord | null,
   lifecycle: LifecycleOutcome,
+  recordFrom: RecordFrom = "json_export",
 ): Verdict {
   const events = lifecycle.finished ? lifecycle.events : [];
   const checkStatus = lifecycle.finished ? lifecycle.check_status : null;
   const mismatches = now ? citeMismatches(cite, now) : [];
-  const recordChanged = now && atRetrieval ? changedFields(atRetrieval, now) : [];
+  const before = atRetrieval && recordFrom === "csv_export" ? asCsvRenders(atRetrieval) : atRetrieval;
+  const recordChanged = now && before ? changedFields(before, now) : [];
+  const unfinished = lifecycle.finished
+    ? null
+    : `${lifecycle.asked === false ? "not asked" : "not finished"}: ${lifecycle.error}`;
   return {
     doc_id: docId,
     basis: "resmon_record",
+    record_from: recordFrom,
     verified: now !== null && mismatches.length === 0 && recordChanged.length === 0,
     no_record: now === null,
     record_changed: recordChanged,
     mismatches,
     lifecycle_unchecked: !lifecycle.finished || checkStatus !== "ok",
-    lifecycle_check_status: lifecycle.finished ? checkStatus : `not finished: ${lifecycle.error}`,
+    lifecycle_check_status: unfinished ?? checkStatus,
     retraction: retractionOf(events),
     record: now,
   };

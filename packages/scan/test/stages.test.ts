@@ -140,7 +140,13 @@ describe("coverage and the gap round", () => {
     expect(cov.every_source_answered).toBe(false);
     expect(cov.sweeps[0]?.sources[1]).toMatchObject({ zero_reason: "http_error" });
     expect(cov.corpus).toEqual([
-      { query_id: "Q2", round: 0, sort_served: "newest", similarity_unavailable: "no model" },
+      {
+        query_id: "Q2",
+        round: 0,
+        sort_asked: "similarity",
+        sort_served: "newest",
+        similarity_unavailable: "no model",
+      },
     ]);
   });
 

@@ -22,10 +22,10 @@ export interface Rig {
   close: () => Promise<void>;
 }
 
-/** An in-process stand-in backend, a client on it, and a fresh scan data dir. */
-export async function rig(seed: "demo" | "small" = "demo"): Promise<Rig> {
+/** An in-process stand-in backend (as resmon `as`, default the current one), a client on it, and a fresh scan data dir. */
+export async function rig(seed: "demo" | "small" = "demo", as?: string): Promise<Rig> {
   const base = mkdtempSync(join(tmpdir(), "scan-test-"));
-  const kit = await startTestkit({ stateDir: join(base, "state"), seed });
+  const kit = await startTestkit({ stateDir: join(base, "state"), seed, ...(as ? { as } : {}) });
   kit.setAdmission({ runDurationMs: 60 });
   // Like the server's discovery: a restarted backend has a new token, so a new client.
   const clients = new Map<string, ResmonClient>();

@@ -73,8 +73,15 @@ function ris(papers: Paper[]): string {
     .join("\n");
 }
 
+/**
+ * resmon's to_csv writes every value as `" ".join(str(value).split())` and None as "" (reference_export.py,
+ * read at v1.6.0 f26f4dd, unchanged at b91975a): Python's str.split() splits on these (str.isspace()).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: Python counts \x1c-\x1f (the separators) as whitespace too.
+const PY_WHITESPACE = /[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+
 function csvCell(value: string | null): string {
-  const text = value ?? "";
+  const text = value === null ? "" : value.replace(PY_WHITESPACE, " ").replace(/^ | $/g, "");
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
