@@ -63,6 +63,20 @@ describe("what a discovery's outcome reads as", () => {
   });
 });
 
+describe("a refusal where something did answer is not 'no resmon answered'", () => {
+  it.each([
+    ["token_refused", "a server answered on the named port but refused the token"],
+    ["not_resmon", "something answered on the named port, but not as resmon"],
+    ["not_answering", "no resmon answered"],
+  ] as const)("%s", (kind, words) => {
+    const line = probeLine({
+      ok: false,
+      refusal: { kind, message: "m.", tried: ["http://127.0.0.1:4"], portFile: "/p", stateDir: "/s" },
+    });
+    expect(line.startsWith(`${PROBE_PREFIX} ${words} (${kind}): m.`), line).toBe(true);
+  });
+});
+
 describe.skipIf(!HAVE_CLI)("the start-up probe, through the bin", () => {
   it("resmon 1.7's public build (no guard, no token file): a resmon answered, not attached, update it", async () => {
     const state = join(dir, "public-17");

@@ -7,12 +7,24 @@
  * Started at the hand-over (sdk-side.ts), after the opening answers are written, so a cold start
  * never pays for it.
  */
-import type { Discovery } from "@resmon/api-client";
+import type { Discovery, DiscoveryRefusal } from "@resmon/api-client";
 import { log } from "../log.js";
 import { discoverAsTheServer, whatToDo } from "./doctor.js";
 
 /** The probe's prefix on stderr: a harness's log (and a test) finds its line by it. */
 export const PROBE_PREFIX = "start-up check:";
+
+/**
+ * Where something did answer on the named port, the line says so: an unguarded resmon answered its
+ * health, a 401 came from a server refusing the token, something else answered as not resmon.
+ */
+type DiscoveryRefusalKind = DiscoveryRefusal["kind"];
+
+const OUTCOME_WORDS: Partial<Record<DiscoveryRefusalKind, string>> = {
+  unguarded_resmon: "a resmon answered but is not attached to",
+  token_refused: "a server answered on the named port but refused the token",
+  not_resmon: "something answered on the named port, but not as resmon",
+};
 
 /** What the probe says about one discovery, one line. */
 export function probeLine(found: Discovery): string {
@@ -22,9 +34,7 @@ export function probeLine(found: Discovery): string {
     return `${PROBE_PREFIX} resmon answered at ${found.baseUrl}${version}; tool calls will reach it.`;
   }
   const r = found.refusal;
-  // An unguarded resmon did answer its health: it is not attached to, which is not "no resmon".
-  const outcome =
-    r.kind === "unguarded_resmon" ? "a resmon answered but is not attached to" : "no resmon answered";
+  const outcome = OUTCOME_WORDS[r.kind] ?? "no resmon answered";
   return (
     `${PROBE_PREFIX} ${outcome} (${r.kind}): ${r.message} What to do: ${whatToDo(r)} ` +
     "This server keeps running and looks again on every tool call; `resmon-mcp doctor` with the same " +
