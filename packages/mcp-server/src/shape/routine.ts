@@ -21,10 +21,32 @@ export function routineParameters(raw: unknown): {
   };
 }
 
-/** missed_fires as resmon sent it (`{count, last_due_at_utc}`, always present on a real row), else undefined. */
+/** missed_fires as resmon sent it (`{count, last_due_at_utc}`, on every row of resmon 2.3+), else undefined. */
 export function missedFires(raw: unknown): { count: number; last_due_at_utc: string | null } | undefined {
   if (!isRecord(raw) || !Number.isInteger(raw.count)) return undefined;
   return { count: raw.count as number, last_due_at_utc: strOrNull(raw.last_due_at_utc) };
+}
+
+/**
+ * What is wrong with a routine's missed_fires on this resmon, or null when nothing is. resmon 2.3+
+ * reports them on every routine (`served`), so there a row without them is not passed on; an older
+ * resmon never had them, so their absence there is named in not_reported. Sent unreadable is wrong
+ * on any resmon.
+ */
+export function missedFiresProblem(stored: unknown, served: boolean): string | null {
+  const r = asRecord(stored);
+  if (missedFires(r.missed_fires) !== undefined) return null;
+  if (Object.hasOwn(r, "missed_fires")) return "not {count, last_due_at_utc}";
+  return served ? "absent, from a resmon (2.3+) that reports it on every routine" : null;
+}
+
+/** A resmon without missed fires (before 2.3) never sent them: named in not_reported, never a zero. */
+function markMissedFiresUnreported(
+  answer: Record<string, unknown>,
+  r: Record<string, unknown>,
+  served: boolean,
+) {
+  if (!served && !Object.hasOwn(r, "missed_fires")) markNotReported(answer, ["missed_fires"]);
 }
 
 /** is_active as resmon stores it (0/1 in the list, a boolean in the detail); anything else is unknown. */
@@ -35,8 +57,9 @@ export function activeFlag(value: unknown): boolean | undefined {
 }
 
 /**
- * Keys with no value resmon reported are left off: the tool's output schema then names what is
- * missing (upstream_error) instead of the answer claiming an inactive routine with no missed fires.
+ * Keys with no value resmon reported are left off: the tool's output schema (for missed fires,
+ * missedFiresProblem) then names what is missing (upstream_error) instead of the answer claiming an
+ * inactive routine with no missed fires.
  */
 function reportedOnly(answer: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(answer)) if (value === undefined) delete answer[key];
@@ -48,8 +71,11 @@ function unreadParameters(params: ReturnType<typeof routineParameters>): string[
   return (["sources", "keywords"] as const).filter((key) => params[key] === undefined);
 }
 
-/** The list row: id, name, schedule, sources, keywords, last run, active, missed fires. */
-export function routineRow(stored: unknown): Record<string, unknown> {
+/**
+ * The list row: id, name, schedule, sources, keywords, last run, active, missed fires.
+ * `missedFiresServed`: this resmon reports missed fires (2.3+; see missedFiresProblem).
+ */
+export function routineRow(stored: unknown, missedFiresServed: boolean): Record<string, unknown> {
   const r = asRecord(stored);
   const params = routineParameters(r.parameters);
   const row = reportedOnly({
@@ -64,11 +90,12 @@ export function routineRow(stored: unknown): Record<string, unknown> {
     missed_fires: missedFires(r.missed_fires),
   });
   markNotReported(row, unreadParameters(params));
+  markMissedFiresUnreported(row, r, missedFiresServed);
   return row;
 }
 
-/** The full record: the stored row with parameters read, is_active as a boolean. */
-export function routineRecord(row: unknown): Record<string, unknown> {
+/** The full record: the stored row with parameters read, is_active as a boolean (`missedFiresServed` as for routineRow). */
+export function routineRecord(row: unknown, missedFiresServed: boolean): Record<string, unknown> {
   const r = asRecord(row);
   const params = routineParameters(r.parameters);
   const { parameters: raw, ...rest } = r;
@@ -87,6 +114,7 @@ export function routineRecord(row: unknown): Record<string, unknown> {
     missed_fire_details: Array.isArray(r.missed_fire_details) ? r.missed_fire_details : undefined,
   });
   markNotReported(answer, unreadParameters(params));
+  markMissedFiresUnreported(answer, r, missedFiresServed);
   if (!Array.isArray(r.missed_fire_details)) markNotReported(answer, ["missed_fire_details"]);
   return answer;
 }
