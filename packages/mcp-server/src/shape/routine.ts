@@ -71,6 +71,29 @@ function unreadParameters(params: ReturnType<typeof routineParameters>): string[
   return (["sources", "keywords"] as const).filter((key) => params[key] === undefined);
 }
 
+/** Answer keys read from a routine's text columns, by the column each comes from. */
+const TEXT_COLUMNS = {
+  schedule: "schedule_cron",
+  last_run: "last_executed_at",
+  last_status: "last_status",
+} as const;
+type TextKey = keyof typeof TEXT_COLUMNS;
+
+/**
+ * Those keys as resmon sent them (null where it said null) and the ones whose column it did not
+ * send at all: not reported, never a null that would read "never run".
+ */
+function textColumns(r: Record<string, unknown>, keys: readonly TextKey[]) {
+  const values: Partial<Record<TextKey, string | null>> = {};
+  const unsent: TextKey[] = [];
+  for (const key of keys) {
+    const column = TEXT_COLUMNS[key];
+    if (Object.hasOwn(r, column)) values[key] = strOrNull(r[column]);
+    else unsent.push(key);
+  }
+  return { values, unsent };
+}
+
 /**
  * The list row: id, name, schedule, sources, keywords, last run, active, missed fires.
  * `missedFiresServed`: this resmon reports missed fires (2.3+; see missedFiresProblem).
@@ -78,18 +101,19 @@ function unreadParameters(params: ReturnType<typeof routineParameters>): string[
 export function routineRow(stored: unknown, missedFiresServed: boolean): Record<string, unknown> {
   const r = asRecord(stored);
   const params = routineParameters(r.parameters);
+  const text = textColumns(r, ["schedule", "last_run", "last_status"]);
   const row = reportedOnly({
     id: r.id ?? null,
     name: strOrNull(r.name),
-    schedule: strOrNull(r.schedule_cron),
+    schedule: text.values.schedule,
     sources: params.sources,
     keywords: params.keywords,
-    last_run: strOrNull(r.last_executed_at),
-    last_status: strOrNull(r.last_status),
+    last_run: text.values.last_run,
+    last_status: text.values.last_status,
     active: activeFlag(r.is_active),
     missed_fires: missedFires(r.missed_fires),
   });
-  markNotReported(row, unreadParameters(params));
+  markNotReported(row, [...text.unsent, ...unreadParameters(params)]);
   markMissedFiresUnreported(row, r, missedFiresServed);
   return row;
 }
@@ -101,10 +125,11 @@ export function routineRecord(row: unknown, missedFiresServed: boolean): Record<
   const { parameters: raw, ...rest } = r;
   const parsed = parseJsonText(raw);
   const active = activeFlag(r.is_active);
+  const text = textColumns(r, ["schedule"]);
   const answer = reportedOnly({
     ...rest,
     parameters: isRecord(parsed) ? parsed : (raw ?? null),
-    schedule: strOrNull(r.schedule_cron),
+    schedule: text.values.schedule,
     sources: params.sources,
     keywords: params.keywords,
     entity: params.entity,
@@ -113,7 +138,7 @@ export function routineRecord(row: unknown, missedFiresServed: boolean): Record<
     missed_fires: missedFires(r.missed_fires),
     missed_fire_details: Array.isArray(r.missed_fire_details) ? r.missed_fire_details : undefined,
   });
-  markNotReported(answer, unreadParameters(params));
+  markNotReported(answer, [...text.unsent, ...unreadParameters(params)]);
   markMissedFiresUnreported(answer, r, missedFiresServed);
   if (!Array.isArray(r.missed_fire_details)) markNotReported(answer, ["missed_fire_details"]);
   return answer;
