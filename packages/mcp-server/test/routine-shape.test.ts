@@ -41,6 +41,8 @@ describe("missed fires, by the resmon that serves them", () => {
     expect(missedFiresProblem({ ...STORED, missed_fires: MISSED }, true)).toBeNull();
     expect(missedFiresProblem(STORED, true)).toMatch(/absent.*2\.3/);
     expect(missedFiresProblem({ ...STORED, missed_fires: { count: "2" } }, true)).toMatch(/count/);
+    // Without its last due time it is unreadable, not "never due".
+    expect(missedFiresProblem({ ...STORED, missed_fires: { count: 2 } }, true)).toMatch(/last_due_at_utc/);
     const row = routineRow(STORED, true);
     expect(row).not.toHaveProperty("missed_fires");
     expect(row).not.toHaveProperty("not_reported");

@@ -21,9 +21,13 @@ export function routineParameters(raw: unknown): {
   };
 }
 
-/** missed_fires as resmon sent it (`{count, last_due_at_utc}`, on every row of resmon 2.3+), else undefined. */
+/**
+ * missed_fires as resmon sent it (`{count, last_due_at_utc}`, on every row of resmon 2.3+), else
+ * undefined: one without its last_due_at_utc is unreadable, not "never due" (null).
+ */
 export function missedFires(raw: unknown): { count: number; last_due_at_utc: string | null } | undefined {
-  if (!isRecord(raw) || !Number.isInteger(raw.count)) return undefined;
+  if (!isRecord(raw) || !Number.isInteger(raw.count) || !Object.hasOwn(raw, "last_due_at_utc"))
+    return undefined;
   return { count: raw.count as number, last_due_at_utc: strOrNull(raw.last_due_at_utc) };
 }
 
