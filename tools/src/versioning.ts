@@ -10,16 +10,22 @@
  *   breaking  — a tool removed, an argument removed or renamed, a required argument added, an
  *               argument's type changed, a success shape changed, a tool's class changed, an error
  *               code removed: needs a new major version;
- *   additive  — a tool added, an optional argument added, an answer key added: needs a minor bump;
+ *   additive  — a tool added, an optional argument added, an answer key added, a tool answering on
+ *               an older resmon than before, a required answer key made optional only below the
+ *               resmon line of the feature that carries it where the baseline refused the tool
+ *               (its needs_resmon was that line or newer): needs a minor bump;
  *   narrowing — the server refuses what it accepted (a settings key leaving the writable list, an
- *               argument's accepted values changed): needs a minor bump.
+ *               argument's accepted values changed, a tool needing a newer resmon): needs a minor bump.
  *
- * `tsx src/versioning.ts --write-baseline` writes contract/baseline/<CONTRACT_VERSION>.json.
+ * `tsx src/versioning.ts --write-baseline` writes contract/baseline/<CONTRACT_VERSION>.json;
+ * `--write-baseline --from <contract.json>` writes the baseline of that contract document instead
+ * (its own version: how 1.2's was rewritten, from `git show c665e97^:contract/contract.json`, to
+ * carry the needs_resmon that 1.2's document had and its first baseline did not record).
  * `tsx src/versioning.ts` prints the differences from the newest baseline and the bump they need.
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { CONTRACT_VERSION, contractDocument } from "@resmon/mcp-contract";
+import { compareVersions, contractDocument } from "@resmon/mcp-contract";
 import { REPO_ROOT } from "./pack-snippets.js";
 
 export const BASELINE_DIR = join(REPO_ROOT, "contract", "baseline");
@@ -39,6 +45,20 @@ export interface ToolSurface {
   args: Record<string, ArgSurface>;
   /** The success shape, flattened: JSON path -> {type, enum/const, required}. */
   output: Record<string, Json>;
+  /** The oldest resmon line the tool answers on (contract 1.2+; see needsOf for older baselines). */
+  needs_resmon?: string;
+  /** Answer paths only a resmon of a newer line reports, by that line (the contract's feature_keys). */
+  keys_since?: Record<string, string>;
+}
+
+/**
+ * What a baseline that names no needs_resmon promised: contracts 1.0 and 1.1 were written against
+ * resmon 2.3's surface alone (1.2 first named older resmons), so they promised answers on 2.3 only.
+ */
+const UNVERSIONED_NEEDS = "2.3";
+
+function needsOf(tool: ToolSurface): string {
+  return tool.needs_resmon ?? UNVERSIONED_NEEDS;
 }
 
 export interface Surface {
@@ -118,9 +138,27 @@ function flattenShape(raw: Json, path: string, required: boolean, out: Record<st
   }
 }
 
+/** Per tool, each answer path a feature carries, by the feature's first line (`resmon.feature_keys`). */
+function keysSinceOf(d: JsonObject): Record<string, Record<string, string>> {
+  const resmon = isObject(d.resmon) ? d.resmon : {};
+  const since = isObject(resmon.feature_since) ? resmon.feature_since : {};
+  const out: Record<string, Record<string, string>> = {};
+  for (const [feature, byTool] of Object.entries(isObject(resmon.feature_keys) ? resmon.feature_keys : {})) {
+    const line = since[feature];
+    if (typeof line !== "string" || !isObject(byTool)) continue;
+    for (const [tool, paths] of Object.entries(byTool)) {
+      const keys = out[tool] ?? {};
+      for (const path of Array.isArray(paths) ? paths : []) keys[String(path)] = line;
+      out[tool] = keys;
+    }
+  }
+  return out;
+}
+
 /** The surface of a contract document (contractDocument() or contract/contract.json). */
 export function surfaceOf(doc: unknown): Surface {
   const d = doc as JsonObject;
+  const keysSince = keysSinceOf(d);
   const tools: Record<string, ToolSurface> = {};
   for (const t of (d.tools ?? []) as JsonObject[]) {
     const input = (t.input_schema ?? {}) as JsonObject;
@@ -131,12 +169,16 @@ export function surfaceOf(doc: unknown): Surface {
     }
     const output: Record<string, Json> = {};
     flattenShape(t.output_schema ?? null, "", true, output);
-    tools[String(t.name)] = {
+    const surface: ToolSurface = {
       kind: String(t.kind),
       requires_confirmation: t.requires_confirmation === true,
       args,
       output,
     };
+    if (typeof t.needs_resmon === "string") surface.needs_resmon = t.needs_resmon;
+    const since = keysSince[String(t.name)];
+    if (since) surface.keys_since = since;
+    tools[String(t.name)] = surface;
   }
   const s = (d.settings ?? {}) as JsonObject;
   const keys = (v: Json | undefined) =>
@@ -185,7 +227,24 @@ function diffArgs(tool: string, before: ToolSurface, after: ToolSurface, out: Ch
   }
 }
 
-function diffOutput(tool: string, before: ToolSurface, after: ToolSurface, out: Change[]): void {
+/**
+ * The resmon line below which a required answer key may now be absent without breaking a reader:
+ * the contract names the feature that carries it (keys_since), and the baseline refused the whole
+ * tool below that line (its needs_resmon was that line or newer). On every resmon where the baseline
+ * answered, the key is still always there; where it may be absent, the baseline answered nothing.
+ */
+function optionalOnlyWhereRefused(before: ToolSurface, after: ToolSurface, path: string): string | undefined {
+  const line = after.keys_since?.[path];
+  return line !== undefined && compareVersions(needsOf(before), line) >= 0 ? line : undefined;
+}
+
+function diffOutput(
+  tool: string,
+  baseVersion: string,
+  before: ToolSurface,
+  after: ToolSurface,
+  out: Change[],
+): void {
   for (const [path, was] of Object.entries(before.output)) {
     const now = after.output[path];
     if (now === undefined) {
@@ -196,14 +255,30 @@ function diffOutput(tool: string, before: ToolSurface, after: ToolSurface, out: 
     const { required: wasRequired, ...wasRest } = was as JsonObject;
     const { required: nowRequired, ...nowRest } = now as JsonObject;
     // A key that is now always there, and otherwise the same, breaks no reader.
+    const below =
+      wasRequired === true && nowRequired === false && optionalOnlyWhereRefused(before, after, path);
     if (same(wasRest, nowRest) && wasRequired === false && nowRequired === true)
       out.push({ kind: "additive", what: `${tool}: answer key ${path} now always present` });
+    else if (same(wasRest, nowRest) && below)
+      out.push({
+        kind: "additive",
+        what: `${tool}: answer key ${path} optional below resmon ${below}: answers where ${baseVersion} refused`,
+      });
     else out.push({ kind: "breaking", what: `${tool}: answer key ${path} changed shape` });
   }
   for (const path of Object.keys(after.output)) {
     if (before.output[path] === undefined)
       out.push({ kind: "additive", what: `${tool}: answer key ${path} added` });
   }
+}
+
+/** A tool answering on an older resmon than before is additive; one needing a newer resmon, a narrowing. */
+function diffNeeds(tool: string, before: ToolSurface, after: ToolSurface, out: Change[]): void {
+  const was = needsOf(before);
+  const now = needsOf(after);
+  const order = compareVersions(now, was);
+  if (order < 0) out.push({ kind: "additive", what: `${tool}: answers on resmon ${now} (needed ${was})` });
+  if (order > 0) out.push({ kind: "narrowing", what: `${tool}: needs resmon ${now} (answered on ${was})` });
 }
 
 function diffList(
@@ -230,7 +305,8 @@ export function diffSurfaces(before: Surface, after: Surface): Change[] {
     if (tool.kind !== now.kind || tool.requires_confirmation !== now.requires_confirmation)
       out.push({ kind: "breaking", what: `tool ${name} changed class (${tool.kind} -> ${now.kind})` });
     diffArgs(name, tool, now, out);
-    diffOutput(name, tool, now, out);
+    diffOutput(name, before.contract_version, tool, now, out);
+    diffNeeds(name, tool, now, out);
   }
   for (const name of Object.keys(after.tools)) {
     if (!before.tools[name]) out.push({ kind: "additive", what: `tool ${name} added` });
@@ -319,8 +395,14 @@ export function currentSurface(): Surface {
 async function main(argv: string[]): Promise<number> {
   const current = currentSurface();
   if (argv.includes("--write-baseline")) {
-    const file = join(BASELINE_DIR, `${CONTRACT_VERSION}.json`);
-    await writeFile(file, `${JSON.stringify(current, null, 2)}\n`);
+    const from = argv.includes("--from") ? argv[argv.indexOf("--from") + 1] : undefined;
+    if (argv.includes("--from") && !from) {
+      process.stderr.write("--from needs the path of a contract document (contract.json)\n");
+      return 2;
+    }
+    const written = from ? surfaceOf(JSON.parse(await readFile(resolve(from), "utf8"))) : current;
+    const file = join(BASELINE_DIR, `${written.contract_version}.json`);
+    await writeFile(file, `${JSON.stringify(written, null, 2)}\n`);
     process.stdout.write(`wrote ${file}\n`);
     return 0;
   }

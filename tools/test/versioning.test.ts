@@ -24,6 +24,7 @@ type Tool = {
   requires_confirmation: boolean;
   input_schema: Json;
   output_schema: Json;
+  needs_resmon?: string;
 };
 
 const all = await baselines();
@@ -34,6 +35,7 @@ function copy(): {
   tools: Tool[];
   settings: { writable: string[]; withheld: Json };
   error_codes: string[];
+  resmon: { feature_keys: Record<string, Record<string, string[]>> };
 } & Json {
   return JSON.parse(JSON.stringify(contractDocument()));
 }
@@ -56,6 +58,41 @@ function judge(mutate: (doc: ReturnType<typeof copy>) => void) {
     changes,
     bump: requiredBump(changes),
     ok: (to: string) => checkVersion("1.0", to, changes).ok,
+  };
+}
+
+/** The bump from a mutated baseline (`before`) to a mutated current contract (`after`). */
+function judgeBetween(
+  before: (doc: ReturnType<typeof copy>) => void,
+  after: (doc: ReturnType<typeof copy>) => void = () => {},
+) {
+  const base = copy();
+  before(base);
+  const now = copy();
+  after(now);
+  const changes = diffSurfaces({ ...surfaceOf(base), contract_version: "1.2" }, surfaceOf(now));
+  return { changes, bump: requiredBump(changes), ok: (to: string) => checkVersion("1.2", to, changes).ok };
+}
+
+/** A mutation: the named tool needs resmon `line`. */
+function needing(name: string, line: string) {
+  return (doc: ReturnType<typeof copy>) => {
+    tool(doc, name).needs_resmon = line;
+  };
+}
+
+/** list_routines' row schema in a copy of the contract. */
+function routineRowSchema(doc: ReturnType<typeof copy>): Json {
+  return (props(tool(doc, "list_routines").output_schema).routines as Json).items as Json;
+}
+
+/** A baseline in which list_routines promised missed_fires on every row and needed `needs`. */
+function missedFiresRequired(needs: string | undefined) {
+  return (doc: ReturnType<typeof copy>) => {
+    const row = routineRowSchema(doc);
+    row.required = [...(row.required as string[]), "missed_fires"];
+    if (needs === undefined) delete tool(doc, "list_routines").needs_resmon;
+    else tool(doc, "list_routines").needs_resmon = needs;
   };
 }
 
@@ -90,6 +127,27 @@ describe("the current contract against its baseline", () => {
       diffSurfaces(base, currentSurface()),
     );
     expect(result.ok, result.message).toBe(true);
+  });
+
+  it("1.3 against 1.2: missed_fires optional only below 2.3, where 1.2 refused the routine tools", () => {
+    const base = all.find((b) => b.contract_version === "1.2") as Surface;
+    // The 1.2 baseline carries the needs_resmon of 1.2's own document (rewritten from it with --from).
+    expect(base.tools.list_routines?.needs_resmon).toBe("2.3");
+    expect(base.tools.health?.needs_resmon).toBe("1.6");
+    const changes = diffSurfaces(base, currentSurface()).filter((c) => /_routines?:/.test(c.what));
+    expect(changes).toContainEqual({
+      kind: "additive",
+      what: "list_routines: answer key .routines[].missed_fires optional below resmon 2.3: answers where 1.2 refused",
+    });
+    expect(changes).toContainEqual({
+      kind: "additive",
+      what: "get_routine: answer key .missed_fires optional below resmon 2.3: answers where 1.2 refused",
+    });
+    expect(changes).toContainEqual({
+      kind: "additive",
+      what: "get_routine: answers on resmon 1.6 (needed 2.3)",
+    });
+    expect(changes.filter((c) => c.kind !== "additive")).toEqual([]);
   });
 
   it("the surface read from contract/contract.json is the package's", async () => {
@@ -215,6 +273,61 @@ describe("the rule, on mutated copies of the contract", () => {
     expect(optional.bump).toBe("major");
     expect(optional.ok("1.1")).toBe(false);
     expect(optional.ok("2.0")).toBe(true);
+  });
+
+  it("a required key made optional below the line of the feature the contract names, where the baseline refused: additive", () => {
+    // The baseline needed 2.3 for list_routines; the contract names missed_fires' key (2.3).
+    const j = judgeBetween(missedFiresRequired("2.3"));
+    expect(j.changes).toContainEqual({
+      kind: "additive",
+      what: "list_routines: answer key .routines[].missed_fires optional below resmon 2.3: answers where 1.2 refused",
+    });
+    expect(j.changes.filter((c) => c.kind === "breaking")).toEqual([]);
+    expect(j.ok("1.2")).toBe(false);
+    expect(j.ok("1.3")).toBe(true);
+    // A baseline naming no needs_resmon (1.0, 1.1) was written against resmon 2.3 alone.
+    expect(judgeBetween(missedFiresRequired(undefined)).bump).toBe("minor");
+  });
+
+  it("any other required key made optional stays breaking", () => {
+    // The baseline answered on 1.7 with missed_fires always there: a 1.7 reader would now lose it.
+    const answered = judgeBetween(missedFiresRequired("1.7"));
+    expect(answered.changes).toContainEqual({
+      kind: "breaking",
+      what: "list_routines: answer key .routines[].missed_fires changed shape",
+    });
+    expect(answered.ok("1.3")).toBe(false);
+    expect(answered.ok("2.0")).toBe(true);
+    // The contract names no feature carrying the key: the baseline's needs do not matter.
+    const unnamed = judgeBetween(missedFiresRequired("2.3"), (d) => {
+      d.resmon.feature_keys = {};
+    });
+    expect(unnamed.bump).toBe("major");
+    // A key of the same row that no feature carries, made optional.
+    const other = judgeBetween(needing("list_routines", "2.3"), (d) => {
+      const row = routineRowSchema(d);
+      row.required = (row.required as string[]).filter((k) => k !== "active");
+    });
+    expect(other.changes).toContainEqual({
+      kind: "breaking",
+      what: "list_routines: answer key .routines[].active changed shape",
+    });
+    // Optional and retyped at once is a changed shape whatever the versions.
+    const retyped = judgeBetween(missedFiresRequired("2.3"), (d) => {
+      (props(routineRowSchema(d)).missed_fires as Json).type = "string";
+    });
+    expect(retyped.bump).toBe("major");
+  });
+
+  it("a tool answering on an older resmon is additive; one needing a newer resmon is a narrowing", () => {
+    const older = judgeBetween(needing("health", "1.7"));
+    expect(older.changes).toEqual([{ kind: "additive", what: "health: answers on resmon 1.6 (needed 1.7)" }]);
+    const newer = judgeBetween(() => {}, needing("health", "2.3"));
+    expect(newer.changes).toEqual([
+      { kind: "narrowing", what: "health: needs resmon 2.3 (answered on 1.6)" },
+    ]);
+    expect(newer.ok("1.2")).toBe(false);
+    expect(newer.ok("1.3")).toBe(true);
   });
 
   it("a tool moving between read and write is breaking", () => {

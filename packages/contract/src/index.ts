@@ -7,6 +7,7 @@ export { toToolJsonSchema } from "./json-schema.js";
 export type { ResmonFeature, ResmonLine } from "./resmon-versions.js";
 export {
   compareVersions,
+  FEATURE_KEYS,
   FEATURE_SINCE,
   LINES_OF_RESMON,
   lineOfVersion,

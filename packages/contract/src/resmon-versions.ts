@@ -120,10 +120,22 @@ export function lineOfVersion(version: string | null): ResmonLine {
  * and verification reads the CSV export where there is no JSON one.
  */
 const TOOL_FEATURES: Readonly<Record<string, readonly ResmonFeature[]>> = {
-  // Contract 1.x promises missed_fires on every routine: a resmon without them cannot answer these.
-  list_routines: ["missed_fires"],
-  get_routine: ["missed_fires"],
   get_execution_results: ["json_export"],
+};
+
+/**
+ * Answer keys that only a resmon with the feature reports, by tool, as the contract's surface spells
+ * a path (`.key`, `[]` for a list's rows). On an older resmon the tool answers the rest and names
+ * these keys in `not_reported` (row-level for a list's rows); on one with the feature an answer
+ * without them is upstream_error (contract 1.3: before it, list_routines and get_routine needed 2.3).
+ */
+export const FEATURE_KEYS: Readonly<
+  Partial<Record<ResmonFeature, Readonly<Record<string, readonly string[]>>>>
+> = {
+  missed_fires: {
+    list_routines: [".routines[].missed_fires"],
+    get_routine: [".missed_fires", ".missed_fire_details"],
+  },
 };
 
 /** The oldest line on which a tool answers: its first route's line, or its features' if newer. */

@@ -80,6 +80,83 @@ describe.each(LINES)("against the stand-in as resmon %s", (line) => {
     },
   );
 
+  /** Whether this release reports missed fires (2.3+): below it they are named, never made up. */
+  const missedFiresServed = compareVersions(line, FEATURE_SINCE.missed_fires) >= 0;
+  const notReported = (answer: Record<string, unknown>) => (answer.not_reported ?? []) as string[];
+
+  it("list_routines and get_routine answer every routine, with missed fires only where resmon has them", () => {
+    const list = outcomes.get("list_routines");
+    expect(list?.ok, JSON.stringify(list)).toBe(true);
+    if (!list?.ok) return;
+    const rows = list.answer.routines as Record<string, unknown>[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(Object.hasOwn(row, "missed_fires"), JSON.stringify(row)).toBe(missedFiresServed);
+      expect(notReported(row).includes("missed_fires"), JSON.stringify(row)).toBe(!missedFiresServed);
+    }
+    const detail = outcomes.get("get_routine");
+    expect(detail?.ok, JSON.stringify(detail)).toBe(true);
+    if (!detail?.ok) return;
+    expect(detail.answer).toMatchObject({ id: 1, name: expect.any(String) });
+    expect(Object.hasOwn(detail.answer, "missed_fires")).toBe(missedFiresServed);
+    if (missedFiresServed) expect(notReported(detail.answer)).not.toContain("missed_fires");
+    else
+      expect(notReported(detail.answer)).toEqual(
+        expect.arrayContaining(["missed_fires", "missed_fire_details"]),
+      );
+  });
+
+  it("a routine without missed_fires is named not reported before 2.3 and upstream_error on 2.3", async () => {
+    const stored = {
+      id: 1,
+      name: "Graph papers",
+      schedule_cron: "0 8 * * *",
+      parameters: '{"query": "graph", "repositories": ["arxiv"]}',
+      is_active: 1,
+      last_executed_at: null,
+      last_status: null,
+    };
+    kit.setFault(
+      "/api/routines",
+      { kind: "status", status: 200, body: [stored] },
+      { method: "GET", times: 1 },
+    );
+    const list = await tools.call("list_routines", {});
+    const single = { kind: "status", status: 200, body: { ...stored, is_active: true } } as const;
+    kit.setFault("/api/routines/{routine_id}", single, { method: "GET", times: 1 });
+    const detail = await tools.call("get_routine", { routine_id: 1 });
+    if (missedFiresServed) {
+      expect(list).toMatchObject({
+        ok: false,
+        error: { error: "upstream_error", detail: { field: "routines.0.missed_fires" } },
+      });
+      expect(detail).toMatchObject({
+        ok: false,
+        error: { error: "upstream_error", detail: { field: "missed_fires" } },
+      });
+      return;
+    }
+    expect(list.ok && list.answer.routines).toEqual([
+      {
+        id: 1,
+        name: "Graph papers",
+        schedule: "0 8 * * *",
+        sources: ["arxiv"],
+        keywords: ["graph"],
+        last_run: null,
+        last_status: null,
+        active: true,
+        not_reported: ["missed_fires"],
+      },
+    ]);
+    expect(detail.ok, JSON.stringify(detail)).toBe(true);
+    if (!detail.ok) return;
+    expect(detail.answer).not.toHaveProperty("missed_fires");
+    expect(notReported(detail.answer)).toEqual(
+      expect.arrayContaining(["missed_fires", "missed_fire_details"]),
+    );
+  });
+
   it("sent no request to a route this release lacks, and nothing it would have ignored", () => {
     const lacking = kit.requests.filter(
       (r) =>

@@ -219,6 +219,7 @@ describe("reads that must not fill in what resmon did not send", () => {
         body: {
           id: 1,
           name: "R",
+          schedule_cron: "0 8 * * *",
           is_active: true,
           parameters: '{"query": "machine learning", "repositories": ["arxiv"]}',
           missed_fires: { count: 0, last_due_at_utc: null },

@@ -106,8 +106,13 @@ async function routine(client: Client): Promise<void> {
   out(
     `  schedule ${detail.schedule}, ${detail.is_active ? "active" : "inactive"}; sources ${list(detail.sources).join(", ")}`,
   );
-  const missed = obj(detail.missed_fires);
-  out(`  missed fires: ${orElse(missed.count, "0")} (last due ${when(missed.last_due_at_utc)})`);
+  // A resmon before 2.3 has no missed fires: the answer names them in not_reported, never a 0.
+  if (detail.missed_fires === undefined)
+    out("  missed fires: not reported by this resmon (2.3+ reports them)");
+  else {
+    const missed = obj(detail.missed_fires);
+    out(`  missed fires: ${orElse(missed.count, "0")} (last due ${when(missed.last_due_at_utc)})`);
+  }
   if (detail.coverage) {
     const coverage = obj(detail.coverage);
     const floor = coverage.missed_in_corpus_count_is_lower_bound ? "at least " : "";

@@ -1,18 +1,19 @@
 import { z } from "zod";
 import { readTool } from "../define.js";
-import { idArg } from "../schema-parts.js";
+import { idArg, notReportedShape } from "../schema-parts.js";
 import { missedFiresShape } from "./list_routines.js";
 
 export const get_routine = readTool({
   name: "get_routine",
   title: "Routine",
   description:
-    "A routine: missed fires, coverage audit (totals; *_is_lower_bound means 'at least'), delivery summary (absent, not zero, if unreported).",
+    "A routine: missed fires (2.3+), coverage audit (totals; *_is_lower_bound means 'at least'), delivery (absent, not zero, if unreported).",
   input: z.strictObject({ routine_id: idArg() }),
   output: z.looseObject({
     id: z.int(),
     name: z.string(),
-    missed_fires: missedFiresShape(),
+    // resmon 2.3+ (FEATURE_KEYS): an older resmon's answer names it in not_reported instead.
+    missed_fires: missedFiresShape().optional(),
     missed_fire_details: z.array(z.looseObject({})).optional(),
     coverage: z.looseObject({}).optional(),
     delivery: z
@@ -23,6 +24,7 @@ export const get_routine = readTool({
         last_state: z.string().nullable(),
       })
       .optional(),
+    not_reported: notReportedShape(),
   }),
   routes: [
     { method: "GET", path: "/api/routines/{routine_id}" },

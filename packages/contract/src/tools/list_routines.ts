@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { readTool } from "../define.js";
-import { str } from "../schema-parts.js";
+import { notReportedShape, str } from "../schema-parts.js";
 
 export const missedFiresShape = () =>
   z.looseObject({ count: z.int(), last_due_at_utc: z.string().nullable() });
@@ -8,7 +8,8 @@ export const missedFiresShape = () =>
 export const list_routines = readTool({
   name: "list_routines",
   title: "Routines",
-  description: "Scheduled searches with missed_fires (due while resmon was closed).",
+  // missed_fires is resmon 2.3+; an older resmon's rows name it in not_reported (the model-read budget is tight).
+  description: "Scheduled searches, missed_fires (due while resmon was closed; 2.3+, else not_reported).",
   input: z.strictObject({
     active_only: z.boolean().optional(),
   }),
@@ -22,7 +23,9 @@ export const list_routines = readTool({
         keywords: z.unknown().optional(),
         last_run: str(),
         active: z.boolean(),
-        missed_fires: missedFiresShape(),
+        // resmon 2.3+ (FEATURE_KEYS): an older resmon's row names it in not_reported instead.
+        missed_fires: missedFiresShape().optional(),
+        not_reported: notReportedShape(),
       }),
     ),
   }),

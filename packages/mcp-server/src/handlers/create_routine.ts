@@ -63,7 +63,10 @@ export const create_routine: Handler<"create_routine"> = async (args, { backend 
     );
     return answerOf(
       "create_routine",
-      withWarning({ routine: routineRecord(row), read_back: true }, CREATED_INACTIVE),
+      withWarning(
+        { routine: routineRecord(row, (await backend.resmon()).has("missed_fires")), read_back: true },
+        CREATED_INACTIVE,
+      ),
     );
   } catch (err) {
     // The routine exists; failing the call now would invite a duplicate. Say what is known, no more.

@@ -21,10 +21,15 @@ export function answerOf<N extends ToolName>(name: N, value: Record<string, unkn
   if (checked.success) return value as ToolResult<N>;
   const issue = checked.error.issues[0];
   const field = issue?.path.join(".") ?? "";
-  log(`${name}: answer did not match its output schema: ${issue?.message ?? "?"} at ${field}`);
-  throw new ToolError(
+  throw notCarried(name, field, issue?.message ?? "invalid");
+}
+
+/** upstream_error: resmon's answer lacks what the tool promises (at `field`, when one is named). */
+export function notCarried(name: ToolName, field: string, why: string): ToolError {
+  log(`${name}: resmon's answer did not carry what it promises: ${why} at ${field}`);
+  return new ToolError(
     "upstream_error",
-    `resmon's answer did not carry what ${name} promises${field ? ` (${field}: ${issue?.message ?? "invalid"})` : ""}, so it was not passed on.`,
+    `resmon's answer did not carry what ${name} promises${field ? ` (${field}: ${why})` : ""}, so it was not passed on.`,
     field ? { field } : {},
   );
 }

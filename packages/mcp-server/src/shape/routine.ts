@@ -21,10 +21,36 @@ export function routineParameters(raw: unknown): {
   };
 }
 
-/** missed_fires as resmon sent it (`{count, last_due_at_utc}`, always present on a real row), else undefined. */
+/**
+ * missed_fires as resmon sent it (`{count, last_due_at_utc}`, on every row of resmon 2.3+), else
+ * undefined: one without its last_due_at_utc is unreadable, not "never due" (null).
+ */
 export function missedFires(raw: unknown): { count: number; last_due_at_utc: string | null } | undefined {
-  if (!isRecord(raw) || !Number.isInteger(raw.count)) return undefined;
+  if (!isRecord(raw) || !Number.isInteger(raw.count) || !Object.hasOwn(raw, "last_due_at_utc"))
+    return undefined;
   return { count: raw.count as number, last_due_at_utc: strOrNull(raw.last_due_at_utc) };
+}
+
+/**
+ * What is wrong with a routine's missed_fires on this resmon, or null when nothing is. resmon 2.3+
+ * reports them on every routine (`served`), so there a row without them is not passed on; an older
+ * resmon never had them, so their absence there is named in not_reported. Sent unreadable is wrong
+ * on any resmon.
+ */
+export function missedFiresProblem(stored: unknown, served: boolean): string | null {
+  const r = asRecord(stored);
+  if (missedFires(r.missed_fires) !== undefined) return null;
+  if (Object.hasOwn(r, "missed_fires")) return "not {count, last_due_at_utc}";
+  return served ? "absent, from a resmon (2.3+) that reports it on every routine" : null;
+}
+
+/** A resmon without missed fires (before 2.3) never sent them: named in not_reported, never a zero. */
+function markMissedFiresUnreported(
+  answer: Record<string, unknown>,
+  r: Record<string, unknown>,
+  served: boolean,
+) {
+  if (!served && !Object.hasOwn(r, "missed_fires")) markNotReported(answer, ["missed_fires"]);
 }
 
 /** is_active as resmon stores it (0/1 in the list, a boolean in the detail); anything else is unknown. */
@@ -35,8 +61,9 @@ export function activeFlag(value: unknown): boolean | undefined {
 }
 
 /**
- * Keys with no value resmon reported are left off: the tool's output schema then names what is
- * missing (upstream_error) instead of the answer claiming an inactive routine with no missed fires.
+ * Keys with no value resmon reported are left off: the tool's output schema (for missed fires,
+ * missedFiresProblem) then names what is missing (upstream_error) instead of the answer claiming an
+ * inactive routine with no missed fires.
  */
 function reportedOnly(answer: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(answer)) if (value === undefined) delete answer[key];
@@ -48,36 +75,65 @@ function unreadParameters(params: ReturnType<typeof routineParameters>): string[
   return (["sources", "keywords"] as const).filter((key) => params[key] === undefined);
 }
 
-/** The list row: id, name, schedule, sources, keywords, last run, active, missed fires. */
-export function routineRow(stored: unknown): Record<string, unknown> {
+/** Answer keys read from a routine's text columns, by the column each comes from. */
+const TEXT_COLUMNS = {
+  schedule: "schedule_cron",
+  last_run: "last_executed_at",
+  last_status: "last_status",
+} as const;
+type TextKey = keyof typeof TEXT_COLUMNS;
+
+/**
+ * Those keys as resmon sent them (null where it said null) and the ones whose column it did not
+ * send at all: not reported, never a null that would read "never run".
+ */
+function textColumns(r: Record<string, unknown>, keys: readonly TextKey[]) {
+  const values: Partial<Record<TextKey, string | null>> = {};
+  const unsent: TextKey[] = [];
+  for (const key of keys) {
+    const column = TEXT_COLUMNS[key];
+    if (Object.hasOwn(r, column)) values[key] = strOrNull(r[column]);
+    else unsent.push(key);
+  }
+  return { values, unsent };
+}
+
+/**
+ * The list row: id, name, schedule, sources, keywords, last run, active, missed fires.
+ * `missedFiresServed`: this resmon reports missed fires (2.3+; see missedFiresProblem).
+ */
+export function routineRow(stored: unknown, missedFiresServed: boolean): Record<string, unknown> {
   const r = asRecord(stored);
   const params = routineParameters(r.parameters);
+  const text = textColumns(r, ["schedule", "last_run", "last_status"]);
   const row = reportedOnly({
     id: r.id ?? null,
     name: strOrNull(r.name),
-    schedule: strOrNull(r.schedule_cron),
+    schedule: text.values.schedule,
     sources: params.sources,
     keywords: params.keywords,
-    last_run: strOrNull(r.last_executed_at),
-    last_status: strOrNull(r.last_status),
+    last_run: text.values.last_run,
+    last_status: text.values.last_status,
     active: activeFlag(r.is_active),
     missed_fires: missedFires(r.missed_fires),
   });
-  markNotReported(row, unreadParameters(params));
+  markNotReported(row, [...text.unsent, ...unreadParameters(params)]);
+  markMissedFiresUnreported(row, r, missedFiresServed);
   return row;
 }
 
-/** The full record: the stored row with parameters read, is_active as a boolean. */
-export function routineRecord(row: unknown): Record<string, unknown> {
+/** The full record: the stored row with parameters read, is_active as a boolean (`missedFiresServed` as for routineRow). */
+export function routineRecord(row: unknown, missedFiresServed: boolean): Record<string, unknown> {
   const r = asRecord(row);
   const params = routineParameters(r.parameters);
   const { parameters: raw, ...rest } = r;
   const parsed = parseJsonText(raw);
   const active = activeFlag(r.is_active);
+  const text = textColumns(r, ["schedule"]);
   const answer = reportedOnly({
     ...rest,
     parameters: isRecord(parsed) ? parsed : (raw ?? null),
-    schedule: strOrNull(r.schedule_cron),
+    schedule: text.values.schedule,
     sources: params.sources,
     keywords: params.keywords,
     entity: params.entity,
@@ -86,7 +142,8 @@ export function routineRecord(row: unknown): Record<string, unknown> {
     missed_fires: missedFires(r.missed_fires),
     missed_fire_details: Array.isArray(r.missed_fire_details) ? r.missed_fire_details : undefined,
   });
-  markNotReported(answer, unreadParameters(params));
+  markNotReported(answer, [...text.unsent, ...unreadParameters(params)]);
+  markMissedFiresUnreported(answer, r, missedFiresServed);
   if (!Array.isArray(r.missed_fire_details)) markNotReported(answer, ["missed_fire_details"]);
   return answer;
 }
