@@ -2,6 +2,7 @@ import { ERROR_CODES, VERSION_GAP_CODE } from "./errors.js";
 import { EXCLUDED_ROUTES } from "./excluded.js";
 import { toToolJsonSchema } from "./json-schema.js";
 import {
+  ARGUMENT_NEEDS,
   FEATURE_KEYS,
   FEATURE_SINCE,
   LINES_OF_RESMON,
@@ -64,6 +65,7 @@ export function contractDocument() {
       feature_since: FEATURE_SINCE,
       setting_since: SETTING_SINCE,
       feature_keys: FEATURE_KEYS,
+      argument_needs: ARGUMENT_NEEDS,
       version_gap: { error: VERSION_GAP_CODE, reason: NOT_IN_THIS_RESMON },
     },
     excluded_routes: EXCLUDED_ROUTES,

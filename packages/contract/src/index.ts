@@ -4,8 +4,10 @@ export type { ErrorCode, ErrorEnvelope, VersionGapDetail } from "./errors.js";
 export { ERROR_CODES, isErrorCode, VERSION_GAP_CODE } from "./errors.js";
 export { EXCLUDED_ROUTES } from "./excluded.js";
 export { toToolJsonSchema } from "./json-schema.js";
-export type { ResmonFeature, ResmonLine } from "./resmon-versions.js";
+export type { ArgumentNeed, ResmonFeature, ResmonLine } from "./resmon-versions.js";
 export {
+  ARGUMENT_NEEDS,
+  argumentFeatures,
   compareVersions,
   FEATURE_KEYS,
   FEATURE_SINCE,

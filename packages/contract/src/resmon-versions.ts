@@ -1,3 +1,4 @@
+import { SETTINGS_KEYS_WRITABLE } from "./settings.js";
 import type { RouteRef } from "./types.js";
 
 /**
@@ -137,6 +138,64 @@ export const FEATURE_KEYS: Readonly<
     get_routine: [".missed_fires", ".missed_fire_details"],
   },
 };
+
+/**
+ * Arguments whose value needs more than the tool's own line: below the feature's line the call is
+ * refused as the version gap before anything is sent (the tool answers otherwise). `values`: the
+ * argument equals one of them (or, with `or_absent`, is left out: its default is one of them);
+ * `present`: the argument is given at all; `keys`: the argument is a map holding one of them.
+ */
+export interface ArgumentNeed {
+  readonly tool: string;
+  readonly argument: string;
+  readonly when:
+    | { readonly values: readonly string[]; readonly or_absent?: true }
+    | { readonly present: true }
+    | { readonly keys: readonly string[] };
+  readonly feature: ResmonFeature;
+}
+
+export const ARGUMENT_NEEDS: readonly ArgumentNeed[] = [
+  { tool: "create_routine", argument: "intent", when: { present: true }, feature: "routine_intent" },
+  { tool: "export_references", argument: "format", when: { values: ["json"] }, feature: "json_export" },
+  // A sweep's papers come through the ID-bearing JSON export; "sweep" is the default.
+  {
+    tool: "scan_start",
+    argument: "retrieval",
+    when: { values: ["sweep", "both"], or_absent: true },
+    feature: "json_export",
+  },
+  {
+    tool: "update_settings",
+    argument: "settings",
+    // The writable ones: a withheld key is refused as withheld on any resmon.
+    when: {
+      keys: SETTINGS_KEYS_WRITABLE.filter((k) => SETTING_SINCE[k] === "ai_run_controls"),
+    },
+    feature: "ai_run_controls",
+  },
+];
+
+/** The features one call's arguments need (beyond its tool's own line). */
+export function argumentFeatures(tool: string, args: Readonly<Record<string, unknown>>): ResmonFeature[] {
+  const out: ResmonFeature[] = [];
+  for (const need of ARGUMENT_NEEDS) {
+    if (need.tool !== tool) continue;
+    const value = args[need.argument];
+    const hit =
+      "values" in need.when
+        ? value === undefined
+          ? need.when.or_absent === true
+          : need.when.values.includes(value as string)
+        : "present" in need.when
+          ? value !== undefined
+          : value !== null &&
+            typeof value === "object" &&
+            need.when.keys.some((k) => Object.hasOwn(value as object, k));
+    if (hit) out.push(need.feature);
+  }
+  return out;
+}
 
 /** The oldest line on which a tool answers: its first route's line, or its features' if newer. */
 export function toolNeeds(tool: { name: string; routes: readonly RouteRef[] }): ResmonLine {

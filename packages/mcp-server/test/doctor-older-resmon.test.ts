@@ -43,6 +43,15 @@ describe.skipIf(!HAVE_CLI)("doctor --tools against the stand-in as resmon 1.7", 
       );
       expect(lines, name).toContainEqual(expect.stringMatching(new RegExp(`^  ok {19}${name}$`)));
     }
+    // "ok" with an argument 1.7 lacks says so on its line (the contract's ARGUMENT_NEEDS).
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^ {2}ok +scan_start.*\(but: retrieval sweep\|both \(the default\) needs resmon ≥ 2\.3\)$/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {2}ok +export_references.*\(but: format json needs resmon ≥ 2\.3\)$/),
+    );
     const available = TOOLS.filter((t) => compareVersions(toolNeeds(t), "1.7") <= 0).length;
     const gaps = TOOLS.length - available;
     expect(lines).toContain(

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import {
+  argumentFeatures,
   compareVersions,
   EXCLUDED_ROUTES,
   FEATURE_SINCE,
@@ -36,16 +37,6 @@ const OTHER = "11111111-2222-4333-8444-555555555555";
  * Calls whose arguments need a newer resmon than the tool itself (the handlers' requireFeature and
  * the scan's sweep retrieval): on an older line each answers the version gap naming this line.
  */
-const ARGUMENT_NEEDS: ReadonlyArray<{
-  tool: ToolName;
-  when: (args: Record<string, unknown>) => boolean;
-  needs: ResmonLine;
-}> = [
-  { tool: "create_routine", when: (a) => a.intent !== undefined, needs: FEATURE_SINCE.routine_intent },
-  { tool: "export_references", when: (a) => a.format === "json", needs: FEATURE_SINCE.json_export },
-  // Sweep retrieval (the default, and "both") reads the ID-bearing JSON export.
-  { tool: "scan_start", when: (a) => a.retrieval !== "corpus", needs: FEATURE_SINCE.json_export },
-];
 
 const ROUTE_PATTERNS = ROUTES.map((route) => ({
   route,
@@ -60,7 +51,7 @@ function contractRouteOf(method: string, path: string): (typeof ROUTES)[number] 
 /** The oldest resmon line on which this call answers its contract. */
 function callNeeds(name: ToolName, args: Record<string, unknown>): ResmonLine {
   const lines = [toolNeeds(TOOL_BY_NAME[name])];
-  for (const rule of ARGUMENT_NEEDS) if (rule.tool === name && rule.when(args)) lines.push(rule.needs);
+  for (const feature of argumentFeatures(name, args)) lines.push(FEATURE_SINCE[feature]);
   return newestLine(lines);
 }
 

@@ -7,6 +7,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  ARGUMENT_NEEDS,
+  argumentFeatures,
   compareVersions,
   FEATURE_SINCE,
   NOT_IN_THIS_RESMON,
@@ -315,6 +317,59 @@ describe("on resmon 1.6 specifically", () => {
     const sent = kit.requests.filter((r) => r.path === "/api/explorer/search");
     expect(sent.every((r) => !Object.hasOwn(r.body as object, "sort"))).toBe(true);
   });
+});
+
+describe.each(["1.6", "1.7"] as const)("each argument that needs a newer resmon, on %s", (line) => {
+  let kit: Testkit;
+  let dir: string;
+  let tools: ResmonTools;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), `resmon-mcp-argneeds-${line}-`));
+    kit = await startTestkit({ stateDir: dir, seed: "demo", as: line });
+    tools = createResmonTools({
+      env: {
+        RESMON_PORT_FILE: kit.portFile ?? "",
+        RESMON_STATE_DIR: dir,
+        RESMON_MCP_SCAN_DATA: join(dir, "scans"),
+      },
+    });
+  });
+  afterAll(async () => {
+    await tools?.close();
+    await kit?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The tool's example with the argument set so the rule applies. */
+  function triggering(need: (typeof ARGUMENT_NEEDS)[number]): Record<string, unknown> {
+    const tool = TOOLS.find((t) => t.name === need.tool);
+    const args: Record<string, unknown> = { ...(tool?.example as Record<string, unknown>) };
+    if (need.tool === "scan_start") args.scan_id = "0b7e2c1a-4d5f-4a8b-9c3d-6e7f8a9b0c1d";
+    if ("values" in need.when) args[need.argument] = need.when.values[0];
+    else if ("keys" in need.when) args[need.argument] = { [need.when.keys[0] ?? ""]: "1" };
+    else args[need.argument] = "what the routine is for";
+    return args;
+  }
+
+  it.each(ARGUMENT_NEEDS.map((n) => [`${n.tool} ${n.argument}`, n] as const))(
+    "%s: the version gap naming the feature, nothing sent but reads",
+    async (_label, need) => {
+      const args = triggering(need);
+      expect(argumentFeatures(need.tool, args)).toContain(need.feature);
+      const before = kit.requests.length;
+      const outcome = await tools.call(need.tool, args);
+      expect(outcome.ok, JSON.stringify(outcome)).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.error).toMatchObject({
+        error: "conflict",
+        detail: { reason: NOT_IN_THIS_RESMON, feature: need.feature, needs: FEATURE_SINCE[need.feature] },
+      });
+      const sent = kit.requests.slice(before).filter((r) => r.method !== "GET");
+      expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+      if (need.tool === "scan_start")
+        expect(existsSync(join(dir, "scans")) ? readdirSync(join(dir, "scans")) : []).toEqual([]);
+    },
+  );
 });
 
 describe("this resmon's line", () => {

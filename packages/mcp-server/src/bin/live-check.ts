@@ -6,8 +6,10 @@
  * check. Writes only with `writes: true`, and the plan is printed before the first one is sent.
  */
 import {
+  ARGUMENT_NEEDS,
   compareVersions,
   ERROR_CODES,
+  FEATURE_SINCE,
   lineOfVersion,
   NOT_IN_THIS_RESMON,
   READ_TOOLS,
@@ -245,6 +247,22 @@ function versionGap(answer: Answer): string | undefined {
   return typeof detail.needs === "string" ? detail.needs : "a newer release";
 }
 
+/** " (but: retrieval sweep|both needs resmon ≥ 2.3)" for each of a tool's arguments newer than this line. */
+function argumentGaps(tool: string, line: ResmonLine): string {
+  const gaps = ARGUMENT_NEEDS.filter(
+    (n) => n.tool === tool && compareVersions(FEATURE_SINCE[n.feature], line) > 0,
+  ).map((n) => {
+    const what =
+      "values" in n.when
+        ? `${n.argument} ${n.when.values.join("|")}${n.when.or_absent ? " (the default)" : ""}`
+        : "keys" in n.when
+          ? `${n.argument} ${n.when.keys.join(", ")}`
+          : n.argument;
+    return `${what} needs resmon ≥ ${FEATURE_SINCE[n.feature]}`;
+  });
+  return gaps.length ? ` (but: ${gaps.join("; ")})` : "";
+}
+
 /**
  * Per tool: ok, needs resmon ≥ X, or mismatch, then the one-line summary. A tool this check did
  * not send (the writes of a read-only run) is judged by the version table against the newest line
@@ -272,7 +290,11 @@ function toolSummary(c: Checker, write: (line: string) => void): void {
     const status = c.mismatched.has(tool.name) ? "mismatch" : needs ? `needs resmon ≥ ${needs}` : "ok";
     if (status === "ok") available += 1;
     else if (needs && status !== "mismatch") gaps += 1;
-    write(`  ${status.padEnd(20)} ${tool.name}${judged(tool.name) ? "" : " (not sent: judged by version)"}`);
+    // An answering tool with an argument this resmon lacks: named, so "ok" is not read as "all of it".
+    const partly = status === "ok" ? argumentGaps(tool.name, line) : "";
+    write(
+      `  ${status.padEnd(20)} ${tool.name}${judged(tool.name) ? "" : " (not sent: judged by version)"}${partly}`,
+    );
   }
   const mismatches = TOOLS.length - available - gaps;
   write(
