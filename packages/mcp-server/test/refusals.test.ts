@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FakeReply, SeenRequest } from "./helpers/fake-backend.js";
+import { type FakeReply, RUN_RECORD_23, type SeenRequest } from "./helpers/fake-backend.js";
 import { useFakeSession } from "./helpers/fake-session.js";
 
 const RUNTIME = "a557b1b5-0382-4f28-a866-3d5bb2700f73";
@@ -223,7 +223,12 @@ describe("HTTP outcomes map onto the spec's codes", () => {
 
 describe("identity", () => {
   const healthBody = (runtime: string) => ({ status: "ok", version: "2.3.0", identity: identity(runtime) });
-  const execBody = (runtime: string) => ({ id: 1, status: "completed", identity: identity(runtime) });
+  const execBody = (runtime: string) => ({
+    id: 1,
+    status: "completed",
+    ...RUN_RECORD_23,
+    identity: identity(runtime),
+  });
 
   it("health with a matching expectation answers and sends it", async () => {
     reply = () => ({ status: 200, body: healthBody(RUNTIME) });
@@ -307,7 +312,7 @@ describe("identity", () => {
   });
 
   it("an unbound call passes on no identity when resmon reported none", async () => {
-    reply = () => ({ status: 200, body: { id: 1, status: "running" } });
+    reply = () => ({ status: 200, body: { id: 1, status: "running", ...RUN_RECORD_23 } });
     const { error, body } = await call("get_execution", { exec_id: 1 });
     expect(error).toBe(false);
     expect(body).not.toHaveProperty("identity");

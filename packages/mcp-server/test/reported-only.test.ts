@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MAX_ECHO_CHARS } from "../src/errors.js";
-import type { FakeReply, SeenRequest } from "./helpers/fake-backend.js";
+import { type FakeReply, RUN_RECORD_23, type SeenRequest } from "./helpers/fake-backend.js";
 import { useFakeSession } from "./helpers/fake-session.js";
 
 let reply: (req: SeenRequest) => FakeReply = () => ({ status: 200, body: {} });
@@ -196,10 +196,21 @@ describe("reads that must not fill in what resmon did not send", () => {
     expect(body).toMatchObject({ error: "upstream_error", detail: { field: "by_basis" } });
   });
 
+  it.each(["coverage", "source_outcomes", "restarted_into"] as const)(
+    "get_execution refuses a 2.3 run without %s (upstream_error naming it), not 'not reported'",
+    async (key) => {
+      const { [key]: _dropped, ...rest } = RUN_RECORD_23;
+      reply = () => ({ status: 200, body: { id: 3, status: "completed", ...rest } });
+      const { error, body } = await call("get_execution", { exec_id: 3 });
+      expect(error).toBe(true);
+      expect(body).toMatchObject({ error: "upstream_error", detail: { field: key } });
+    },
+  );
+
   it("get_execution passes an AI lane resmon reports, and marks an event log it did not send", async () => {
     reply = () => ({
       status: 200,
-      body: { id: 3, status: "completed", ai_lane: { provider: "local", model: "m" } },
+      body: { id: 3, status: "completed", ...RUN_RECORD_23, ai_lane: { provider: "local", model: "m" } },
     });
     const { error, body } = await call("get_execution", { exec_id: 3 });
     expect(error).toBe(false);

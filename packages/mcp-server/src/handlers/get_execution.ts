@@ -1,7 +1,7 @@
 import type { ResmonFeature } from "@resmon/mcp-contract";
 import type { ThisResmon } from "../backend/this-resmon.js";
 import type { Handler } from "../context.js";
-import { answerOf } from "../shape/answer.js";
+import { answerOf, notCarried } from "../shape/answer.js";
 import { reportedIdentity, requireIdentity } from "../shape/identity.js";
 import { markNotReported } from "../shape/reported.js";
 import { asRecord, parseJsonText } from "../shape/values.js";
@@ -14,7 +14,7 @@ const PROMISED = ["ai_lane"] as const;
 
 /**
  * What a resmon before 2.3 does not record on a run (its lineage; which sources answered it): not
- * reported there, never null or absent without a word.
+ * reported there, never null or absent without a word; on 2.3 and later every run carries them.
  */
 const RECORDED_SINCE: ReadonlyArray<readonly [ResmonFeature, readonly string[]]> = [
   ["run_lineage", ["interrupted_reason", "restarted_from", "restarted_into"]],
@@ -35,7 +35,10 @@ export function executionAnswer(
   const answer: Record<string, unknown> = { ...row, ...reportedIdentity(asRecord(body)) };
   const missing: string[] = PROMISED.filter((key) => !Object.hasOwn(row, key));
   for (const [feature, keys] of RECORDED_SINCE) {
-    if (!recorded(feature)) missing.push(...keys.filter((key) => !Object.hasOwn(row, key)));
+    const absent = keys.filter((key) => !Object.hasOwn(row, key));
+    if (!recorded(feature)) missing.push(...absent);
+    // A resmon that records it on every run and did not send it: not passed on as "not reported".
+    else if (absent[0] !== undefined) throw notCarried("get_execution", absent[0], "Required");
   }
   // An event log resmon did not send (or sent unreadable) is not an empty one.
   const events = parseJsonText(raw);

@@ -104,3 +104,15 @@ export function fakeDiscover(respond: Responder): {
   };
   return { discoverFn, seen, discoveries: () => count };
 }
+
+/**
+ * What resmon 2.3 records on every run beyond 1.6's row (its lineage and which sources answered),
+ * for a fake execution body: get_execution refuses a 2.3 run without them (upstream_error).
+ */
+export const RUN_RECORD_23 = {
+  interrupted_reason: null,
+  restarted_from: null,
+  restarted_into: [],
+  coverage: { basis: "recorded", counts: { answered: 1, non_answer: 0, unknown: 0, genuine_empty: 0 } },
+  source_outcomes: { selected: 1, answered: 1, could_not_answer: 0, not_recorded: 0 },
+} as const;
