@@ -256,7 +256,7 @@ function argumentGaps(tool: string, line: ResmonLine): string {
       "values" in n.when
         ? `${n.argument} ${n.when.values.join("|")}${n.when.or_absent ? " (the default)" : ""}`
         : "keys" in n.when
-          ? `${n.argument} ${n.when.keys.join(", ")}`
+          ? `${n.argument} key ${n.when.keys.join(" or ")}`
           : n.argument;
     return `${what} needs resmon ≥ ${FEATURE_SINCE[n.feature]}`;
   });
