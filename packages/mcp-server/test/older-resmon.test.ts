@@ -3,8 +3,7 @@
  * answers within its contract or answers the version gap (conflict, not_in_this_resmon), never an
  * upstream_error that is only a version gap, and no request reaches a route that release lacks.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   ARGUMENT_NEEDS,
@@ -20,10 +19,11 @@ import {
   TOOLS,
   toolNeeds,
 } from "@resmon/mcp-contract";
-import { FACTS, startTestkit, type Testkit } from "@resmon/testkit";
+import { FACTS, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { thisResmon } from "../src/backend/this-resmon.js";
-import { createResmonTools, type ResmonTools } from "../src/server.js";
+import type { ResmonTools } from "../src/server.js";
+import { closeOlder, openOlder } from "./helpers/older-kit.js";
 
 const LINES = ["1.6", "1.7", "2.3"] as const;
 /** These two answer a scan's stored state whatever resmon is there (no up-front version refusal). */
@@ -38,23 +38,10 @@ describe.each(LINES)("against the stand-in as resmon %s", (line) => {
   const outcomes = new Map<string, Awaited<ReturnType<ResmonTools["call"]>>>();
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), `resmon-mcp-older-${line}-`));
-    kit = await startTestkit({ stateDir: dir, seed: "demo", as: line });
-    tools = createResmonTools({
-      env: {
-        RESMON_PORT_FILE: kit.portFile ?? "",
-        RESMON_STATE_DIR: dir,
-        RESMON_MCP_SCAN_DATA: join(dir, "scans"),
-        RESMON_MCP_SCAN_WAIT_MS: "200",
-      },
-    });
+    ({ kit, dir, tools } = await openOlder(line, "older", { RESMON_MCP_SCAN_WAIT_MS: "200" }));
     for (const tool of TOOLS) outcomes.set(tool.name, await tools.call(tool.name, tool.example));
   }, 120_000);
-  afterAll(async () => {
-    await tools?.close();
-    await kit?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => closeOlder({ kit, dir, tools }));
 
   it.each(TOOLS.map((t) => [t.name, t] as const))(
     "%s answers within its contract or says the version gap",
@@ -222,15 +209,9 @@ describe("on resmon 1.6 specifically", () => {
   let dir: string;
   let tools: ResmonTools;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "resmon-mcp-older-16-"));
-    kit = await startTestkit({ stateDir: dir, seed: "demo", as: "1.6" });
-    tools = createResmonTools({ env: { RESMON_PORT_FILE: kit.portFile ?? "", RESMON_STATE_DIR: dir } });
+    ({ kit, dir, tools } = await openOlder("1.6", "older"));
   });
-  afterAll(async () => {
-    await tools?.close();
-    await kit?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => closeOlder({ kit, dir, tools }));
 
   it("exports a run's references through the run's own export, the same text as by ids would give", async () => {
     const outcome = await tools.call("export_references", { exec_id: 1, format: "ris" });
@@ -324,21 +305,9 @@ describe.each(["1.6", "1.7"] as const)("each argument that needs a newer resmon,
   let dir: string;
   let tools: ResmonTools;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), `resmon-mcp-argneeds-${line}-`));
-    kit = await startTestkit({ stateDir: dir, seed: "demo", as: line });
-    tools = createResmonTools({
-      env: {
-        RESMON_PORT_FILE: kit.portFile ?? "",
-        RESMON_STATE_DIR: dir,
-        RESMON_MCP_SCAN_DATA: join(dir, "scans"),
-      },
-    });
+    ({ kit, dir, tools } = await openOlder(line, "argneeds"));
   });
-  afterAll(async () => {
-    await tools?.close();
-    await kit?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => closeOlder({ kit, dir, tools }));
 
   /** The tool's example with the argument set so the rule applies. */
   function triggering(need: (typeof ARGUMENT_NEEDS)[number]): Record<string, unknown> {

@@ -4,13 +4,13 @@
  * from scan_start to scan_result with no request to a route that release lacks, nothing it does not
  * declare (no `sort`), verification from the CSV export, and no upstream_error.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compareVersions, NOT_IN_THIS_RESMON, routeSince, TOOL_BY_NAME } from "@resmon/mcp-contract";
-import { followScan, scanStartArgs, startTestkit, type Testkit } from "@resmon/testkit";
+import { followScan, scanStartArgs, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createResmonTools, type ResmonTools } from "../src/server.js";
+import type { ResmonTools } from "../src/server.js";
+import { closeOlder, openOlder } from "./helpers/older-kit.js";
 import { filesUnder, randomScanId } from "./helpers/scan-session.js";
 
 describe.each(["1.6", "1.7"] as const)("the scan tools on resmon %s", (line) => {
@@ -24,22 +24,9 @@ describe.each(["1.6", "1.7"] as const)("the scan tools on resmon %s", (line) => 
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), `resmon-mcp-scan-${line}-`));
-    kit = await startTestkit({ stateDir: dir, seed: "demo", as: line });
-    tools = createResmonTools({
-      env: {
-        RESMON_PORT_FILE: kit.portFile ?? "",
-        RESMON_STATE_DIR: dir,
-        RESMON_MCP_SCAN_DATA: scans(),
-        RESMON_MCP_SCAN_WAIT_MS: "3000",
-      },
-    });
+    ({ kit, dir, tools } = await openOlder(line, "scan", { RESMON_MCP_SCAN_WAIT_MS: "3000" }));
   });
-  afterAll(async () => {
-    await tools?.close();
-    await kit?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => closeOlder({ kit, dir, tools }));
 
   it.each(["sweep", "both", undefined] as const)(
     "scan_start with retrieval %s is the version gap, before anything is written or sent",

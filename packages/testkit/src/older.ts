@@ -44,6 +44,24 @@ export interface OlderRefusal {
   strictness: boolean;
 }
 
+/** The testkit's strictness refusal: a field the release would not read, named, so a test sees it. */
+function undeclared(route: string, why: string, query: string[], body: string[]): OlderRefusal {
+  return {
+    strictness: true,
+    reply: {
+      status: 400,
+      body: {
+        detail: {
+          reason: "testkit_undeclared",
+          message: `The testkit refused ${route}: ${why}`,
+          undeclared_query: query,
+          undeclared_body: body,
+        },
+      },
+    },
+  };
+}
+
 export function olderRequest(
   release: Release,
   route: string,
@@ -57,38 +75,23 @@ export function olderRequest(
     const b = (rule.body ?? []).filter((name) => Object.hasOwn(sentBody, name));
     if (q.length === 0 && b.length === 0) continue;
     const named = [...q.map((n) => `query parameter '${n}'`), ...b.map((n) => `body field '${n}'`)];
-    return {
-      strictness: true,
-      reply: {
-        status: 400,
-        body: {
-          detail: {
-            reason: "testkit_undeclared",
-            message: `The testkit refused ${route}: resmon ${release.version} does not declare ${named.join(", ")} for this route. That release would silently ignore it.`,
-            undeclared_query: q,
-            undeclared_body: b,
-          },
-        },
-      },
-    };
+    return undeclared(
+      route,
+      `resmon ${release.version} does not declare ${named.join(", ")} for this route. That release would silently ignore it.`,
+      q,
+      b,
+    );
   }
   if (route === "PUT /api/settings/ai" && !has(release, "ai_run_controls")) {
     const dropped = Object.keys(asJson(sentBody.settings)).filter((k) => AI_RUN_CONTROLS.includes(k));
     if (dropped.length > 0) {
-      return {
-        strictness: true,
-        reply: {
-          status: 400,
-          body: {
-            detail: {
-              reason: "testkit_undeclared",
-              message: `The testkit refused ${route}: resmon ${release.version} has no ai setting ${dropped.join(", ")}. That release would drop it and answer success.`,
-              undeclared_query: [],
-              undeclared_body: dropped.map((k) => `settings.${k}`),
-            },
-          },
-        },
-      };
+      const why = `resmon ${release.version} has no ai setting ${dropped.join(", ")}. That release would drop it and answer success.`;
+      return undeclared(
+        route,
+        why,
+        [],
+        dropped.map((k) => `settings.${k}`),
+      );
     }
   }
   const format = route === "POST /api/export/references" ? sentBody.format : queryValue(query, "format");
