@@ -13,9 +13,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isDeepStrictEqual, promisify } from "node:util";
 import { CONTRACT_VERSION, READ_TOOLS, WRITE_TOOLS } from "@resmon/mcp-contract";
+import { formatWithBiome } from "./biome-format.js";
 import { runIfMain } from "./run-main.js";
 
-const run = promisify(execFile);
+const _run = promisify(execFile);
 
 /**
  * THE PROJECT'S REPOSITORY: not known when this was written. Change it here (owner and name on
@@ -154,10 +155,7 @@ export async function writeFiles(): Promise<string[]> {
     await writeFile(path, `${JSON.stringify(want, null, 2)}\n`);
     changed.push(path);
   }
-  if (changed.length > 0)
-    await run(resolve(REPO_ROOT, "node_modules/.bin/biome"), ["format", "--write", ...changed], {
-      cwd: REPO_ROOT,
-    });
+  await formatWithBiome(changed);
   return changed;
 }
 

@@ -26,6 +26,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { compareVersions, contractDocument } from "@resmon/mcp-contract";
+import { formatWithBiome } from "./biome-format.js";
 import { REPO_ROOT } from "./pack-snippets.js";
 
 export const BASELINE_DIR = join(REPO_ROOT, "contract", "baseline");
@@ -403,6 +404,7 @@ async function main(argv: string[]): Promise<number> {
     const written = from ? surfaceOf(JSON.parse(await readFile(resolve(from), "utf8"))) : current;
     const file = join(BASELINE_DIR, `${written.contract_version}.json`);
     await writeFile(file, `${JSON.stringify(written, null, 2)}\n`);
+    await formatWithBiome([file]);
     process.stdout.write(`wrote ${file}\n`);
     return 0;
   }
