@@ -84,7 +84,7 @@ describe.each(RELEASES.map((r) => r.line))("against the stand-in as resmon %s", 
         expect(listed?.coverage).toEqual({ counts: coverage.counts });
       });
 
-      it("a run whose row carries no coverage is listed with coverage not_reported, never as answered", async () => {
+      it("a run whose row carries no coverage is upstream_error on a resmon that records it, never 'answered'", async () => {
         kit.setFault("/api/executions", {
           kind: "status",
           status: 200,
@@ -93,9 +93,12 @@ describe.each(RELEASES.map((r) => r.line))("against the stand-in as resmon %s", 
           ],
         });
         try {
-          const [row] = (await call("list_executions", {})).executions as Row[];
-          expect(row).not.toHaveProperty("coverage");
-          expect(row?.not_reported).toEqual(["coverage"]);
+          const result = await session.client.callTool({ name: "list_executions", arguments: {} });
+          expect(isError(result)).toBe(true);
+          expect(parsed(result)).toMatchObject({
+            error: "upstream_error",
+            detail: { field: "executions.0.coverage" },
+          });
         } finally {
           kit.clearFaults();
         }

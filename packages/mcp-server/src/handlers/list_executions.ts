@@ -1,5 +1,5 @@
 import type { Handler } from "../context.js";
-import { answerOf } from "../shape/answer.js";
+import { answerOf, notCarried } from "../shape/answer.js";
 import { markNotReported } from "../shape/reported.js";
 import { asRecord, requireArray } from "../shape/values.js";
 
@@ -16,9 +16,12 @@ function coverageOf(r: Record<string, unknown>): Record<string, unknown> | null 
   return { counts: c.counts ?? null };
 }
 
-function projection(row: unknown): Record<string, unknown> {
+function projection(row: unknown, i: number, recordsCoverage: boolean): Record<string, unknown> {
   const r = asRecord(row);
   const coverage = coverageOf(r);
+  // resmon 2.3 and later record every run's coverage: one without it is not resmon's answer.
+  if (!coverage && recordsCoverage)
+    throw notCarried("list_executions", `executions.${i}.coverage`, "Required");
   const out: Record<string, unknown> = {
     id: r.id ?? null,
     type: r.execution_type ?? null,
@@ -31,12 +34,15 @@ function projection(row: unknown): Record<string, unknown> {
     restarted_from: r.restarted_from ?? null,
   };
   // A zero with a source that did not answer is not "no papers": the counts say which it was.
+  // Before 2.3 resmon records no coverage: named not reported, never zero counts.
   if (coverage) out.coverage = coverage;
   else markNotReported(out, ["coverage"]);
   return out;
 }
 
 export const list_executions: Handler<"list_executions"> = async (args, { backend }) => {
+  const recordsCoverage = (await backend.resmon()).has("run_coverage");
+  const project = (rows: unknown[]) => rows.map((row, i) => projection(row, i, recordsCoverage));
   const limit = args.limit;
   const offset = args.offset;
   const routineId = args.routine_id;
@@ -61,7 +67,7 @@ export const list_executions: Handler<"list_executions"> = async (args, { backen
   if (routineId === undefined && status === undefined) {
     // One extra row says whether another page exists without claiming a total resmon never gave.
     const rows = await fetchPage(offset, Math.min(limit + 1, BACKEND_PAGE));
-    return answerOf("list_executions", pageAnswer(rows.slice(0, limit).map(projection), rows.length > limit));
+    return answerOf("list_executions", pageAnswer(project(rows.slice(0, limit)), rows.length > limit));
   }
 
   // resmon has no routine or status filter: walk its pages and filter here, honestly.
@@ -83,7 +89,7 @@ export const list_executions: Handler<"list_executions"> = async (args, { backen
       break;
     }
   }
-  const page = matches.slice(offset, offset + limit).map(projection);
+  const page = project(matches.slice(offset, offset + limit));
   // An empty page at the scan cap must not point back at itself: the note says why it stopped.
   const hasMore = (matches.length > offset + limit || !exhausted) && page.length > 0;
   const answer: Record<string, unknown> = { ...pageAnswer(page, hasMore), filtered_here: true, scanned };
