@@ -137,6 +137,11 @@ export const FEATURE_KEYS: Readonly<
     list_routines: [".routines[].missed_fires"],
     get_routine: [".missed_fires", ".missed_fire_details"],
   },
+  run_lineage: { get_execution: [".interrupted_reason", ".restarted_from", ".restarted_into"] },
+  run_coverage: {
+    get_execution: [".coverage", ".source_outcomes"],
+    list_executions: [".executions[].coverage"],
+  },
 };
 
 /**

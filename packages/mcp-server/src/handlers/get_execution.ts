@@ -1,4 +1,4 @@
-import type { ResmonFeature } from "@resmon/mcp-contract";
+import { FEATURE_KEYS, type ResmonFeature } from "@resmon/mcp-contract";
 import type { ThisResmon } from "../backend/this-resmon.js";
 import type { Handler } from "../context.js";
 import { answerOf, notCarried } from "../shape/answer.js";
@@ -15,11 +15,12 @@ const PROMISED = ["ai_lane"] as const;
 /**
  * What a resmon before 2.3 does not record on a run (its lineage; which sources answered it): not
  * reported there, never null or absent without a word; on 2.3 and later every run carries them.
+ * The contract's FEATURE_KEYS names them (".coverage" -> "coverage").
  */
-const RECORDED_SINCE: ReadonlyArray<readonly [ResmonFeature, readonly string[]]> = [
-  ["run_lineage", ["interrupted_reason", "restarted_from", "restarted_into"]],
-  ["run_coverage", ["coverage", "source_outcomes"]],
-];
+const RECORDED_SINCE = Object.entries(FEATURE_KEYS).flatMap(([feature, byTool]) => {
+  const paths = byTool?.get_execution;
+  return paths ? [[feature as ResmonFeature, paths.map((p) => p.slice(1))] as const] : [];
+});
 
 /** The row whole, except the unbounded event log: its last event and its length instead. */
 export function executionAnswer(
