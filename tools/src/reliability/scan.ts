@@ -48,11 +48,16 @@ export async function scanServer(
   return { client, proc, call, outcome };
 }
 
-/** The scan's lock files (a stale one would hold the next call up). */
+/**
+ * The scan's lock files (a stale one would hold the next call up). A lock is written as a temp file
+ * and renamed, so a name read from the directory may be gone by the time it is looked at: skipped.
+ */
 export function lockFiles(dataDir: string, scanId: string): string[] {
   const dir = join(dataDir, scanId);
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => /lock/i.test(f) && statSync(join(dir, f)).isFile());
+  return readdirSync(dir).filter(
+    (f) => /lock/i.test(f) && statSync(join(dir, f), { throwIfNoEntry: false })?.isFile() === true,
+  );
 }
 
 export const EVIDENCE_FILES = ["evidence.json", "evidence.md", "evidence.bib"] as const;
