@@ -19,6 +19,13 @@ import { BudgetSpent, type ScanBackend } from "./backend.js";
 import { Call } from "./call.js";
 import { envelopeOf } from "./envelope.js";
 import { ScanError } from "./errors.js";
+import {
+  type Evidence,
+  type EvidenceArgs,
+  type EvidenceListing,
+  listEvidence,
+  readEvidence,
+} from "./evidence.js";
 import { acquireLock } from "./lock.js";
 import { advance, nextActionOf, roundFailedError } from "./machine.js";
 import { checkRuntime, planTasks, resubmitUnfinished } from "./retrieval.js";
@@ -57,6 +64,10 @@ export interface ScanEngine {
   continue(args: ScanContinueArgs, backend?: ScanBackend): Promise<ScanEnvelope>;
   verify(args: ScanVerifyArgs, backend?: ScanBackend): Promise<ScanEnvelope>;
   result(args: ScanResultArgs): Promise<ScanEnvelope>;
+  /** One evidence file of a finished scan, confined, bounded and scrubbed (evidence.ts); never asks resmon. */
+  evidence(args: EvidenceArgs): Promise<Evidence>;
+  /** The evidence files written so far, newest scan first (directory entries only). */
+  listEvidence(): Promise<EvidenceListing[]>;
 }
 
 /** A mutating call's longest wait when the caller names none (the server's RESMON_MCP_SCAN_WAIT_MS default). */
@@ -276,5 +287,12 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     return withFiles(dir, envelope);
   }
 
-  return { start, continue: continueScan, verify, result };
+  return {
+    start,
+    continue: continueScan,
+    verify,
+    result,
+    evidence: async (args) => readEvidence(root, args, scrub),
+    listEvidence: async () => listEvidence(root),
+  };
 }

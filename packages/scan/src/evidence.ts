@@ -1,0 +1,119 @@
+import { lstatSync, readdirSync, type Stats } from "node:fs";
+import { join } from "node:path";
+import { checkScanId } from "./args.js";
+import { invalidArgument, ScanError } from "./errors.js";
+import { nextStep, phaseOf } from "./steps.js";
+import { FILES, ScanDir } from "./store.js";
+
+/** The evidence files a finished scan serves by name (MCP resources, scan_result's text), nothing else. */
+export const EVIDENCE_FILES = [FILES.md, FILES.json, FILES.bib] as const;
+export type EvidenceFile = (typeof EVIDENCE_FILES)[number];
+
+/** The largest evidence file served; a larger one is refused, never read whole (a 25-paper scan's is tens of KB). */
+export const MAX_EVIDENCE_BYTES = 4 * 1024 * 1024;
+
+export interface EvidenceArgs {
+  scan_id: string;
+  file: string;
+}
+
+export interface Evidence {
+  scan_id: string;
+  file: EvidenceFile;
+  text: string;
+}
+
+export function isEvidenceFile(name: unknown): name is EvidenceFile {
+  return typeof name === "string" && (EVIDENCE_FILES as readonly string[]).includes(name);
+}
+
+/**
+ * One evidence file of a finished scan, read the one way every reader uses: the scan id checked, only
+ * the fixed names, inside the scan's own directory (its scan.json naming this scan_id), never through
+ * a symlink, up to MAX_EVIDENCE_BYTES, and through the scrubber. Read-only: never waits on the lock.
+ */
+export function readEvidence(
+  root: string,
+  args: EvidenceArgs,
+  scrub: (text: string) => string = (t) => t,
+): Evidence {
+  const scanId = checkScanId(args?.scan_id);
+  const file = args?.file;
+  if (!isEvidenceFile(file)) {
+    throw invalidArgument(
+      "file",
+      `A scan's evidence is ${EVIDENCE_FILES.join(", ")}; there is no evidence file named ${JSON.stringify(String(file)).slice(0, 80)}.`,
+      { files: [...EVIDENCE_FILES] },
+    );
+  }
+  const dir = new ScanDir(root, scanId, scrub);
+  const state = dir.readState();
+  if (!state) {
+    throw new ScanError("not_found", `There is no scan ${scanId} here; start it with scan_start.`, {
+      scan_id: scanId,
+    });
+  }
+  if (state.files === null) {
+    throw new ScanError(
+      "not_found",
+      `Scan ${scanId} has no evidence yet: its files are written when it completes (follow next_action).`,
+      { scan_id: scanId, reason: "not_complete", phase: phaseOf(state, nextStep(state)) },
+    );
+  }
+  const text = dir.readText(file, MAX_EVIDENCE_BYTES);
+  if (text === undefined) {
+    throw new ScanError("not_found", `Scan ${scanId} is complete but its ${file} is not there.`, {
+      scan_id: scanId,
+      reason: "file_missing",
+      file,
+    });
+  }
+  // Written through the scrubber already; read through it again, so a file changed since is no leak either.
+  return { scan_id: scanId, file, text: scrub(text) };
+}
+
+export interface EvidenceListing {
+  scan_id: string;
+  file: EvidenceFile;
+  bytes: number;
+  /** When the file was last written (ms since the epoch). */
+  written_at: number;
+}
+
+const SCAN_DIR_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/**
+ * The evidence files written under `root`, newest first: only directories named as scan ids (never a
+ * symlink), only the fixed names, only regular files. Nothing is read but directory entries and
+ * lstat, so listing stays cheap however many scans there are; a read still checks everything.
+ */
+export function listEvidence(root: string): EvidenceListing[] {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  const scans: { at: number; files: EvidenceListing[] }[] = [];
+  for (const scanId of names.filter((n) => SCAN_DIR_NAME.test(n))) {
+    const dir = join(root, scanId);
+    if (!lstatOrUndefined(dir)?.isDirectory()) continue;
+    const files: EvidenceListing[] = [];
+    for (const file of EVIDENCE_FILES) {
+      const st = lstatOrUndefined(join(dir, file));
+      if (st?.isFile()) files.push({ scan_id: scanId, file, bytes: st.size, written_at: st.mtimeMs });
+    }
+    if (files.length) scans.push({ at: Math.max(...files.map((f) => f.written_at)), files });
+  }
+  // One scan's files together, in the fixed order; the scan written last first.
+  scans.sort((a, b) => b.at - a.at || String(a.files[0]?.scan_id).localeCompare(String(b.files[0]?.scan_id)));
+  return scans.flatMap((s) => s.files);
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}

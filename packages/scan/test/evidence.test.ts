@@ -1,0 +1,130 @@
+/**
+ * The one evidence read (evidence.ts): a finished scan's three files by name, byte for byte; every
+ * other name, another scan's id, a symlink, an oversized file or an unfinished scan refused, with
+ * nothing read.
+ */
+import { mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScanEngine, EVIDENCE_FILES, MAX_EVIDENCE_BYTES, type ScanEngine } from "../src/index.js";
+import { type Rig, rig } from "./helpers/backend.js";
+import { driveToEnd } from "./helpers/model.js";
+import { startArgs } from "./helpers/plan.js";
+import { refused } from "./helpers/refused.js";
+
+let r: Rig;
+let engine: ScanEngine;
+let done: string;
+let open: string;
+
+beforeAll(async () => {
+  r = await rig();
+  engine = r.engine({ waitMs: 8000 });
+  const args = startArgs({ per_query: 4 });
+  const seen = await driveToEnd(engine, await engine.start(args));
+  expect(seen.at(-1)?.next_action).toBe("complete");
+  done = args.scan_id;
+  const other = startArgs({ per_query: 4 });
+  await engine.start(other);
+  open = other.scan_id;
+}, 60_000);
+afterAll(async () => {
+  await r.close();
+});
+
+describe("readEvidence", () => {
+  it("serves each of a finished scan's three files byte-equal to the file on disk", async () => {
+    for (const file of EVIDENCE_FILES) {
+      const read = await engine.evidence({ scan_id: done, file });
+      expect(read).toMatchObject({ scan_id: done, file });
+      expect(Buffer.from(read.text, "utf8").equals(readFileSync(join(r.dataDir, done, file)))).toBe(true);
+    }
+  });
+
+  it("lists a finished scan's files (and nothing of a scan still running), newest first", async () => {
+    const listed = await engine.listEvidence();
+    expect(listed.filter((l) => l.scan_id === done).map((l) => l.file)).toEqual([...EVIDENCE_FILES]);
+    expect(listed.some((l) => l.scan_id === open)).toBe(false);
+    for (const l of listed.filter((x) => x.scan_id === done))
+      expect(l.bytes).toBe(readFileSync(join(r.dataDir, done, l.file)).length);
+  });
+
+  it("refuses a name that is not an evidence file, and a path in its place, reading nothing", async () => {
+    for (const file of ["scan.json", "candidates.json", "lock", "../evidence.md", "evidence.md/", ""]) {
+      const e = await refused(engine.evidence({ scan_id: done, file }));
+      expect(e.code, file).toBe("invalid_argument");
+      expect(e.detail.field).toBe("file");
+    }
+    for (const scanId of ["..", `${done}/..`, done.toUpperCase(), "not-a-uuid"]) {
+      const e = await refused(engine.evidence({ scan_id: scanId, file: "evidence.md" }));
+      expect(e.code, scanId).toBe("invalid_argument");
+      expect(e.detail.field).toBe("scan_id");
+    }
+  });
+
+  it("says an unknown scan is not found and an unfinished one has no evidence yet", async () => {
+    const unknown = await refused(engine.evidence({ scan_id: crypto.randomUUID(), file: "evidence.md" }));
+    expect(unknown.code).toBe("not_found");
+    const unfinished = await refused(engine.evidence({ scan_id: open, file: "evidence.md" }));
+    expect(unfinished.code).toBe("not_found");
+    expect(unfinished.detail).toMatchObject({ reason: "not_complete", scan_id: open });
+  });
+
+  it("never follows a symlink: not a linked file, not a linked scan directory; another scan's state is not served as this one", async () => {
+    const secret = join(r.dataDir, "..", "secret-evidence.txt");
+    writeFileSync(secret, "SECRET-THAT-MUST-NOT-BE-READ");
+    // A scan directory that is a symlink to a finished scan.
+    const alias = crypto.randomUUID();
+    symlinkSync(join(r.dataDir, done), join(r.dataDir, alias));
+    const linkedDir = await refused(engine.evidence({ scan_id: alias, file: "evidence.md" }));
+    expect(linkedDir.detail).toMatchObject({ reason: "storage", problem: "symlink" });
+    expect((await engine.listEvidence()).some((l) => l.scan_id === alias)).toBe(false);
+    // A directory holding a copy of another scan's scan.json: its scan_id is not this one.
+    const copy = crypto.randomUUID();
+    mkdirSync(join(r.dataDir, copy));
+    writeFileSync(join(r.dataDir, copy, "scan.json"), readFileSync(join(r.dataDir, done, "scan.json")));
+    writeFileSync(join(r.dataDir, copy, "evidence.md"), "# a foreign copy");
+    const foreign = await refused(engine.evidence({ scan_id: copy, file: "evidence.md" }));
+    expect(foreign.detail).toMatchObject({ reason: "storage", problem: "wrong_scan_id" });
+    // The evidence file itself a symlink to a secret.
+    const bib = join(r.dataDir, done, "evidence.bib");
+    const kept = readFileSync(bib);
+    rmSync(bib);
+    symlinkSync(secret, bib);
+    try {
+      const linked = await refused(engine.evidence({ scan_id: done, file: "evidence.bib" }));
+      expect(linked.detail).toMatchObject({ reason: "storage", problem: "symlink" });
+      expect(JSON.stringify(linked)).not.toContain("SECRET");
+      expect((await engine.listEvidence()).some((l) => l.scan_id === done && l.file === "evidence.bib")).toBe(
+        false,
+      );
+    } finally {
+      rmSync(bib);
+      writeFileSync(bib, kept, { mode: 0o600 });
+    }
+  });
+
+  it("refuses a file over the bound without reading it", async () => {
+    const md = join(r.dataDir, done, "evidence.md");
+    const kept = readFileSync(md);
+    truncateSync(md, MAX_EVIDENCE_BYTES + 1);
+    try {
+      const e = await refused(engine.evidence({ scan_id: done, file: "evidence.md" }));
+      expect(e.detail).toMatchObject({ reason: "storage", problem: "too_large" });
+    } finally {
+      writeFileSync(md, kept);
+    }
+  });
+
+  it("reads through the scrubber", async () => {
+    const text = readFileSync(join(r.dataDir, done, "evidence.md"), "utf8");
+    const word = text.match(/[A-Za-z]{6,}/)?.[0] ?? "Verification";
+    const scrubbing = createScanEngine({
+      dataDir: r.dataDir,
+      scrub: (t) => t.replaceAll(word, "<redacted>"),
+    });
+    const read = await scrubbing.evidence({ scan_id: done, file: "evidence.md" });
+    expect(read.text).not.toContain(word);
+    expect(read.text).toContain("<redacted>");
+  });
+});
