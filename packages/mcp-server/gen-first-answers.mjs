@@ -8,7 +8,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { CONTRACT_VERSION, READ_TOOLS, SERVER_NAME, WRITE_TOOLS } from "@resmon/mcp-contract";
+import {
+  CONTRACT_VERSION,
+  READ_TOOLS,
+  SERVER_NAME,
+  serverInstructions,
+  WRITE_TOOLS,
+} from "@resmon/mcp-contract";
 import { build } from "esbuild";
 
 const check = process.argv.includes("--check");
@@ -40,6 +46,8 @@ const identity = [
   "/** How many tools each class has, counted from the contract's table, for the instructions. */",
   `export const READ_TOOL_COUNT = ${READ_TOOLS.length};`,
   `export const WRITE_TOOL_COUNT = ${WRITE_TOOLS.length};`,
+  "/** The contract's instructions (serverInstructions), after the server's identity line. */",
+  `export const INSTRUCTIONS = ${literal({ full: serverInstructions(false), readOnly: serverInstructions(true) })};`,
   "",
 ].join("\n");
 let fresh = update("src/generated/identity.ts", identity);

@@ -3,6 +3,7 @@ export { contractDocument } from "./document.js";
 export type { ErrorCode, ErrorEnvelope, VersionGapDetail } from "./errors.js";
 export { ERROR_CODES, isErrorCode, VERSION_GAP_CODE } from "./errors.js";
 export { EXCLUDED_ROUTES } from "./excluded.js";
+export { serverInstructions } from "./instructions.js";
 export { toToolJsonSchema } from "./json-schema.js";
 export type { ArgumentNeed, ResmonFeature, ResmonLine } from "./resmon-versions.js";
 export {
@@ -24,6 +25,7 @@ export {
 } from "./resmon-versions.js";
 export { ROUTES } from "./routes.js";
 export { QUERY_KINDS, REQUIRED_QUERY_KINDS } from "./scan-parts.js";
+export { NEXT_ACTION_CALLS, SCAN_TEACHING, toolForNextAction } from "./scan-teaching.js";
 export { MAX_LIMIT, RUNTIME_ID_PATTERN } from "./schema-parts.js";
 export type { KeyClass, SettingsGroup } from "./settings.js";
 export {

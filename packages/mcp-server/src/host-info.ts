@@ -1,4 +1,4 @@
-import { CONTRACT_VERSION, READ_TOOL_COUNT, SERVER_NAME, WRITE_TOOL_COUNT } from "./generated/identity.js";
+import { CONTRACT_VERSION, INSTRUCTIONS, SERVER_NAME } from "./generated/identity.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 /**
@@ -11,16 +11,12 @@ export interface HostInfo {
   initializeMeta: Record<string, unknown>;
 }
 
+/** The server's identity line, then the contract's instructions (serverInstructions), generated into identity.ts. */
 export function instructionsText(readOnly: boolean): string {
   return [
     `resmon MCP server, contract ${CONTRACT_VERSION} (package @resmon/mcp-server ${PACKAGE_VERSION}).`,
-    "Reads and drives a running resmon desktop app over its local API.",
-    "Every tool answers its documented shape or {error, message, detail}.",
-    readOnly
-      ? `This session is read-only: only the ${READ_TOOL_COUNT} read tools are listed and every write is refused.`
-      : `The ${WRITE_TOOL_COUNT} write tools carry requires_confirmation: true; ask the person before calling one.`,
-    "To bind a read to one running app, call health, then pass identity.runtime_id as expected_runtime_id.",
-  ].join(" ");
+    readOnly ? INSTRUCTIONS.readOnly : INSTRUCTIONS.full,
+  ].join("\n");
 }
 
 export function hostInfo(readOnly: boolean): HostInfo {

@@ -1,5 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { CONTRACT_VERSION, READ_TOOLS, TOOL_NAMES, TOOLS, WRITE_TOOLS } from "@resmon/mcp-contract";
+import {
+  CONTRACT_VERSION,
+  READ_TOOLS,
+  serverInstructions,
+  TOOL_NAMES,
+  TOOLS,
+  WRITE_TOOLS,
+} from "@resmon/mcp-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HANDLERS } from "../src/handlers/index.js";
 import { instructionsText } from "../src/host-info.js";
@@ -51,6 +58,8 @@ describe("initialize and tools/list (full surface)", () => {
     expect(info?.version).toBe(PACKAGE_VERSION);
     expect(PACKAGE_VERSION).toMatch(/^\d+\.\d+\.\d+/);
     expect(session.client.getInstructions()).toContain(`contract ${CONTRACT_VERSION}`);
+    // The contract's words, as the embedded assistant and any prompt read them.
+    expect(session.client.getInstructions()).toContain(serverInstructions(false));
   });
 
   it("lists every tool in the contract's order with requires_confirmation in _meta", async () => {
