@@ -7,6 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { API_DESCRIPTION, GENERATED_TYPES, renderApiTypes } from "../src/gen-api-types.js";
+import { GENERATED_DECLARED, renderDeclared } from "../src/gen-declared.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -140,6 +141,10 @@ describe("the API description", () => {
 
   it("keeps the generated client types in step with the description", async () => {
     expect(await readFile(GENERATED_TYPES, "utf8")).toBe(await renderApiTypes());
+  });
+
+  it("keeps the stand-in's declared facts in step with the description", async () => {
+    expect(await readFile(GENERATED_DECLARED, "utf8")).toBe(await renderDeclared());
   });
 });
 

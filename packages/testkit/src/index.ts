@@ -1,7 +1,7 @@
 export type { EmbeddingState, IdentityMode } from "./backend.js";
 export { applyControl, CONTROL_USAGE, type ControlAnswer } from "./control.js";
 export { SOURCE_MODES, type SourceMode } from "./coverage.js";
-export { DECLARED_ROUTES, type DeclaredRoute } from "./declared.js";
+export type { DeclaredRoute } from "./declared.js";
 export { cleanEnv, serverEnv } from "./env.js";
 export type { Fault } from "./faults.js";
 export {
@@ -13,6 +13,7 @@ export {
   type Release,
   releaseNamed,
 } from "./releases.js";
+export { DECLARED_ROUTES } from "./router.js";
 export { FAILED_SOURCE_MESSAGE } from "./runner.js";
 export {
   type FollowOptions,

@@ -1,5 +1,5 @@
-import { DECLARED_ROUTES } from "./declared.js";
 import type { JsonObject } from "./model.js";
+import { DECLARED_ROUTES } from "./router.js";
 
 /**
  * Older resmon releases, as the stand-in plays them (`serve --as <version>`): which of the tools'

@@ -1,4 +1,4 @@
-import { DECLARED_ROUTES, type DeclaredRoute } from "./declared.js";
+import { type DeclaredRoute, declaredOf } from "./declared.js";
 import type { Handler } from "./reply.js";
 import * as analytics from "./routes/analytics.js";
 import { BEYOND_TOOLS } from "./routes/beyond-tools.js";
@@ -65,10 +65,8 @@ export interface Route {
   names: string[];
 }
 
-function compile(declared: DeclaredRoute, own?: Handler): Route {
-  const key = `${declared.method} ${declared.path}`;
-  const handler = own ?? HANDLERS[key];
-  if (!handler) throw new Error(`no handler for ${key}`);
+function compile(key: string, handler: Handler): Route {
+  const declared = declaredOf(key);
   const names: string[] = [];
   const source = declared.path
     .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
@@ -79,10 +77,13 @@ function compile(declared: DeclaredRoute, own?: Handler): Route {
   return { declared, handler, pattern: new RegExp(`^${source}$`), names };
 }
 
-// The tools' 44 pairs, then the routes served for the api-client's examples.
+/** What resmon declares for each route the tools use (the keys of HANDLERS), in table order. */
+export const DECLARED_ROUTES: readonly DeclaredRoute[] = Object.keys(HANDLERS).map(declaredOf);
+
+// The tools' routes, then the routes served for the api-client's examples.
 export const ROUTES: readonly Route[] = [
-  ...DECLARED_ROUTES.map((declared) => compile(declared)),
-  ...BEYOND_TOOLS.map(({ declared, handler }) => compile(declared, handler)),
+  ...Object.entries(HANDLERS).map(([key, handler]) => compile(key, handler)),
+  ...Object.entries(BEYOND_TOOLS).map(([key, handler]) => compile(key, handler)),
 ];
 
 export type Match = { route: Route; params: Record<string, string> } | { route: null; pathKnown: boolean };

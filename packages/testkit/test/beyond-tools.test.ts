@@ -1,13 +1,9 @@
-/** The routes the stand-in serves for the api-client's examples, beyond the tools' 44 pairs. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+/** The routes the stand-in serves for the api-client's examples, beyond the tools' routes. */
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestkit, type Testkit } from "../src/index.js";
-import { BEYOND_TOOLS } from "../src/routes/beyond-tools.js";
-
-const OPENAPI = join(dirname(fileURLToPath(import.meta.url)), "../../../../shared/resmon/openapi.json");
 
 let kit: Testkit;
 let dir: string;
@@ -28,18 +24,6 @@ async function get(path: string): Promise<{ status: number; body: unknown }> {
 }
 
 describe("routes beyond the tools", () => {
-  it.skipIf(!existsSync(OPENAPI))("declare exactly the query parameters resmon's OpenAPI does", () => {
-    const api = JSON.parse(readFileSync(OPENAPI, "utf8")) as {
-      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
-    };
-    for (const { declared } of BEYOND_TOOLS) {
-      const op = api.paths[declared.path]?.[declared.method.toLowerCase()];
-      expect(op, declared.path).toBeDefined();
-      const query = (op?.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);
-      expect([...declared.query].sort()).toEqual(query.sort());
-    }
-  });
-
   it("serve the reading queue by state, with counts, and refuse an unknown state or limit", async () => {
     const all = (await get("/api/reading-queue")).body as {
       entries: unknown[];

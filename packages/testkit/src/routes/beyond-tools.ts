@@ -5,7 +5,6 @@
  * repo_start, repo_done, complete), read from the run's state at the moment of the request.
  */
 import type { Backend } from "../backend.js";
-import type { DeclaredRoute } from "../declared.js";
 import type { Execution, JsonObject } from "../model.js";
 import { type Ctx, detail, type Handler, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
 
@@ -161,14 +160,8 @@ export function progressEvents(ctx: Ctx): Reply {
   };
 }
 
-/** What resmon 2.3's OpenAPI declares for these routes (checked against it by a test). */
-export const BEYOND_TOOLS: ReadonlyArray<{ declared: DeclaredRoute; handler: Handler }> = [
-  {
-    declared: { method: "GET", path: "/api/reading-queue", query: ["status", "limit", "offset"], body: null },
-    handler: listReadingQueue,
-  },
-  {
-    declared: { method: "GET", path: "/api/executions/{exec_id}/progress/events", query: [], body: null },
-    handler: progressEvents,
-  },
-];
+/** The routes by `METHOD path`; what resmon declares for them comes from the API description. */
+export const BEYOND_TOOLS: Readonly<Record<string, Handler>> = {
+  "GET /api/reading-queue": listReadingQueue,
+  "GET /api/executions/{exec_id}/progress/events": progressEvents,
+};
