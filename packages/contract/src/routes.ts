@@ -3,7 +3,7 @@ import type { RouteRef } from "./types.js";
 
 const routeKey = (r: RouteRef) => `${r.method} ${r.path}`;
 
-/** The distinct method + path pairs the tools reach (44 in contract 1.0), derived from the rows in table order. */
+/** The distinct method + path pairs the tools reach, derived from the rows in table order. */
 export const ROUTES: readonly RouteRef[] = (() => {
   const seen = new Map<string, RouteRef>();
   for (const tool of TOOLS) {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { READ_TOOLS, TOOLS, WRITE_TOOLS } from "../src/index.js";
+import { READ_TOOLS, ROUTES, TOOLS, WRITE_TOOLS } from "../src/index.js";
 import { REPO_ROOT } from "./support/shared.js";
 
 const README = `${REPO_ROOT}contract/README.md`;
@@ -28,7 +28,7 @@ const DOCS = [
 ].filter((f) => existsSync(REPO_ROOT + f));
 
 /**
- * The docs state no count of the tools, reads, writes or routes (a count the figures mechanism
+ * The docs state no count of the tools, reads, writes, routes or resmon's operations (a count the figures mechanism
  * computes, in tools/src/figures/places.ts, is the one exception: generated, so never stale). A
  * count in prose would have to be edited by hand with every tool added, and they drifted ("the same
  * 18 names" when there were 19 reads; "25, 25, 18" when the bundle listed 29, 29, 19).
@@ -38,7 +38,7 @@ describe("the counts the docs state", () => {
     /\b(\d+)[ -]tool\b|\b(\d+) tools\b/g,
     /\b(\d+) reads?\b|\b(\d+) read tools\b|\b(\d+) read-only\b/g,
     /\b(\d+) writes?\b|\b(\d+) write tools\b/g,
-    /\b(\d+) (?:names|routes)\b/g,
+    /\b(\d+) (?:names|routes|operations|(?:method[+-](?:and-)?path )?pairs)\b/g,
   ];
   it.each(DOCS.map((f) => [f]))("%s states none (but of contract 1.0's)", (file) => {
     const text = readFileSync(REPO_ROOT + file, "utf8");
@@ -54,5 +54,7 @@ describe("the counts the docs state", () => {
   it("the check finds a count, even one the table would agree with", () => {
     const line = `the same ${READ_TOOLS.length} names, ${TOOLS.length} tools and ${WRITE_TOOLS.length} writes`;
     expect(counts.flatMap((p) => [...line.matchAll(p)])).toHaveLength(3);
+    const routes = `its ${ROUTES.length} method+path pairs of resmon's 200 operations`;
+    expect(counts.flatMap((p) => [...routes.matchAll(p)])).toHaveLength(2);
   });
 });

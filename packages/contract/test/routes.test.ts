@@ -35,10 +35,6 @@ describe("the route table", () => {
     expect(new Set(ROUTES.map(key)).size).toBe(ROUTES.length);
   });
 
-  it("has exactly 44 pairs", () => {
-    expect(ROUTES).toHaveLength(44);
-  });
-
   it("includes get_routine's coverage audit, the pair the spec's tables omit", () => {
     expect(TOOL_BY_NAME.get_routine.routes.map(key)).toContain("GET /api/routines/{routine_id}/coverage");
   });
@@ -70,8 +66,11 @@ describe("the route table", () => {
 describe.skipIf(SPEC_TEXT === undefined)("against the spec", () => {
   const spec = SPEC_TEXT ?? "";
 
-  it("counts the pairs the spec states", () => {
-    expect(ROUTES.length).toBe(specRoutePairCount(spec));
+  it("counts the pairs the spec states for its tools", () => {
+    // The spec's count is of its own tools' routes: a tool added since may reach a new one.
+    const named = new Set(specToolRows(spec).map((row) => row.name));
+    const theirs = new Set(TOOLS.filter((t) => named.has(t.name)).flatMap((t) => t.routes.map(key)));
+    expect(theirs.size).toBe(specRoutePairCount(spec));
   });
 
   for (const row of specToolRows(spec)) {

@@ -310,7 +310,7 @@ describe("strictness and the request log", () => {
     expect((await call(kit, "GET", "/api/routines/abc")).status).toBe(422);
   });
 
-  it("answers FastAPI's 404 and 405 for paths and methods outside the 44", async () => {
+  it("answers FastAPI's 404 and 405 for paths and methods it does not serve", async () => {
     expect((await call(kit, "GET", "/api/nope")).json).toEqual({ detail: "Not Found" });
     expect((await call(kit, "DELETE", "/api/routines/1")).status).toBe(405);
     expect(kit.requests.map((r) => r.route)).toEqual([null, null]);

@@ -43,7 +43,7 @@ function byFormat(prefix: string, format: unknown, ids: boolean): string {
   return `${prefix}.${String(format ?? "bibtex")}`;
 }
 
-/** Answers every route of the 44 from the captured samples; `overrides` pick another sample per route. */
+/** Answers every route of the contract from the captured samples; `overrides` pick another sample per route. */
 export function sampleResponder(overrides: Record<string, string> = {}): (req: SeenRequest) => FakeReply {
   return (req) => {
     const key = `${req.method} ${req.path}`;
