@@ -6,8 +6,9 @@
  * two is the SDK's part of a call in a hot loop (info: over stdio, beside the bridge, percall.ts
  * measures the whole call).
  */
-import { createResmonClient } from "@resmon/api-client";
+import { discover, type ResmonClient } from "@resmon/api-client";
 import { createServer, type DiscoverFn } from "@resmon/mcp-server";
+import { serverEnv } from "@resmon/testkit";
 import { CASES } from "./percall.js";
 import type { BenchBackend } from "./standin.js";
 import { median, p99 } from "./stats.js";
@@ -34,48 +35,64 @@ const ENVELOPE = {
 
 const µs = (ns: bigint) => Number(ns) / 1000;
 
-export async function measurePipeline(
-  kit: Pick<BenchBackend, "port" | "token">,
-  callsPerCase: number,
-): Promise<PipelineCase[]> {
-  const real = createResmonClient({ port: kit.port, token: kit.token });
-  const canned = new Map<string, unknown>();
-  for (const c of CASES) canned.set(c.tool, await c.direct(real));
-  await real.close();
+/**
+ * A client that answers as the stand-in does, without a request: each (method, path, init) is
+ * asked of the real client once and its answer replayed after, so the server under test sees a
+ * resmon's real answers (health with its identity, the route list, search results) at no cost.
+ */
+function replayingClient(real: ResmonClient): ResmonClient {
+  const answers = new Map<string, Promise<unknown>>();
+  const verb =
+    (method: "GET" | "POST" | "PUT" | "DELETE") =>
+    (path: string, init?: unknown): Promise<unknown> => {
+      const key = `${method} ${path} ${JSON.stringify(init ?? null)}`;
+      let answer = answers.get(key);
+      if (!answer) {
+        answer = (real[method] as (p: string, i?: unknown) => Promise<unknown>)(path, init);
+        answers.set(key, answer);
+      }
+      return answer;
+    };
   const client = {
-    baseUrl: "http://127.0.0.1:1",
-    port: 1,
-    GET: async () => canned.get("health"),
-    POST: async () => canned.get("search_corpus"),
-    PUT: async () => ({ ok: false }),
+    baseUrl: real.baseUrl,
+    port: real.port,
+    GET: verb("GET"),
+    POST: verb("POST"),
+    PUT: verb("PUT"),
+    DELETE: verb("DELETE"),
     within: () => client,
     close: async () => undefined,
   };
-  const discoverFn = (async () => ({
-    ok: true,
-    client,
-    baseUrl: client.baseUrl,
-    port: 1,
-    stateDir: "/nonexistent",
-    portSource: "RESMON_PORT",
-  })) as unknown as DiscoverFn;
+  return client as unknown as ResmonClient;
+}
+
+export async function measurePipeline(
+  kit: Pick<BenchBackend, "port" | "token" | "stateDir" | "portFile">,
+  callsPerCase: number,
+): Promise<PipelineCase[]> {
+  // A real discovery of the stand-in (its health, identity and all), with the client swapped for
+  // one that replays its answers: the pipeline runs the success path, as against a resmon.
+  const found = await discover({ env: serverEnv(kit) });
+  if (!found.ok) throw new Error(`the stand-in was not found: ${found.refusal.message}`);
+  const client = replayingClient(found.client);
+  const discoverFn = (async () => ({ ...found, client })) as DiscoverFn;
   const eras = {
     legacy: createServer({ env: {}, discoverFn }),
     modern: createServer({ env: {}, discoverFn }),
   };
   const { tools } = createServer({ env: {}, discoverFn });
   const waiting = new Map<unknown, () => void>();
+  // A call that failed measured an error path, not the pipeline: the run says so instead.
+  const failed: string[] = [];
+  const answered = async (message: unknown) => {
+    const { id, error, result } = message as { id?: unknown; error?: unknown; result?: Json };
+    JSON.stringify(message);
+    if (error !== undefined || result?.isError === true) failed.push(JSON.stringify(message).slice(0, 300));
+    waiting.get(id)?.();
+  };
   const sessions = {
-    legacy: eras.legacy.server.open(async (message) => {
-      const id = (message as Json).id;
-      JSON.stringify(message);
-      waiting.get(id)?.();
-    }),
-    modern: eras.modern.server.open(async (message) => {
-      const id = (message as Json).id;
-      JSON.stringify(message);
-      waiting.get(id)?.();
-    }),
+    legacy: eras.legacy.server.open(answered),
+    modern: eras.modern.server.open(answered),
   };
   let id = 0;
   const viaSdk = (era: "legacy" | "modern", line: () => string): Promise<bigint> =>
@@ -94,6 +111,7 @@ export async function measurePipeline(
     const start = process.hrtime.bigint();
     const message = JSON.parse(text) as { id: number; params: { name: string; arguments: unknown } };
     const outcome = await tools.call(message.params.name, message.params.arguments);
+    if (!outcome.ok) failed.push(JSON.stringify(outcome.error).slice(0, 300));
     const body = outcome.ok ? outcome.answer : outcome.error;
     const json = JSON.stringify(body);
     JSON.stringify({
@@ -125,6 +143,7 @@ export async function measurePipeline(
         const t = µs(await viaTools(call));
         const l = µs(await viaSdk("legacy", call));
         const m = µs(await viaSdk("modern", modernCall));
+        if (failed.length > 0) throw new Error(`${c.tool} failed in the pipeline: ${failed[0]}`);
         if (i < 200) continue; // warm-up
         samples.tools.push(t);
         samples.legacy.push(l);
@@ -142,6 +161,7 @@ export async function measurePipeline(
   } finally {
     for (const { server } of Object.values(eras)) await server.close();
     await tools.close();
+    await found.client.close();
   }
   return out;
 }
