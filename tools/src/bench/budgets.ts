@@ -14,6 +14,13 @@ export const TOOLS_LIST_BUDGET = {
 };
 
 /**
+ * What a model reads of tools/list (name, description, inputSchema; bench/tokens.ts
+ * modelVisibleSize), tokens a tool on average: issue 31's goal, ahead of the reference servers
+ * (server-github 131, server-filesystem 118) but server-memory (97) and server-everything (82).
+ */
+export const MODEL_VISIBLE_PER_TOOL_GOAL = 110;
+
+/**
  * The scan envelopes (a scripted scan on the demo data, tools/src/bench/tokens.ts scanEnvelopes),
  * which the design asks to stay "a few thousand tokens" each. Measured: a 25-item screening batch
  * (abstracts cut at 320 characters by the engine) 1,977; a 10-paper shortlist page 1,065; the result 838.

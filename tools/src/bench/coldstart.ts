@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { StdioPeer } from "@resmon/mcp-server/stdio-peer";
-import { INITIALIZE } from "./rpc.js";
+import { INITIALIZE, StdioRpc } from "./rpc.js";
 import { median, msSince, p99 } from "./stats.js";
 
 const FLOOR_SCRIPT =
@@ -151,5 +151,51 @@ export async function measureFirstCall(
     label,
     median: median(times[index] ?? []),
     floor: median(floor),
+  }));
+}
+
+/** How long after the opening the first-call figure's call is made: a harness's first real call. */
+export const FIRST_CALL_DELAY_MS = 1_000;
+
+/**
+ * A call one second after the opening: spawn, the opening and tools/list as a client of that era
+ * sends them, a pause of FIRST_CALL_DELAY_MS, then one health call, timed alone (send → answer).
+ * What is still loading when a harness's first real call comes pays here; compared with a steady
+ * call of the same server (percall.ts).
+ */
+export async function measureCallAfterOpening(
+  launches: { label: string; launch: Launch }[],
+  env: Record<string, string>,
+  rounds: number,
+  era: Era = "legacy",
+): Promise<{ label: string; median: number; samples: number[] }[]> {
+  const params = (extra: Record<string, unknown>) =>
+    era === "modern" ? { ...extra, _meta: ENVELOPE } : extra;
+  const once = async (launch: Launch): Promise<number> => {
+    const rpc = new StdioRpc(launch.command, launch.args, env);
+    try {
+      if (era === "legacy") await rpc.handshake();
+      else await rpc.request("server/discover", { _meta: ENVELOPE });
+      await rpc.request("tools/list", era === "modern" ? { _meta: ENVELOPE } : undefined);
+      await new Promise((resolve) => setTimeout(resolve, FIRST_CALL_DELAY_MS));
+      const start = process.hrtime.bigint();
+      const reply = await rpc.request("tools/call", params({ name: "health", arguments: {} }));
+      const ms = msSince(start);
+      const result = reply.message.result as { isError?: boolean } | undefined;
+      if (!result || result.isError)
+        throw new Error(`health failed after the opening: ${reply.line.slice(0, 300)}`);
+      return ms;
+    } finally {
+      await rpc.close();
+    }
+  };
+  const times = launches.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [index, { launch }] of launches.entries()) times[index]?.push(await once(launch));
+  }
+  return launches.map(({ label }, index) => ({
+    label,
+    median: median(times[index] ?? []),
+    samples: times[index] ?? [],
   }));
 }

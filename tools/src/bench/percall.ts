@@ -1,25 +1,21 @@
 /**
- * Per-call overhead, throughput, memory and connection reuse of the built server over stdio,
+ * Per-call overhead, throughput and connection reuse of the built server over stdio,
  * against the testkit on loopback. The floor of a tool call is the same backend request made
  * directly with @resmon/api-client (the client the server itself uses) from this process,
  * interleaved call by call, against the same testkit (in a process of its own: standin.ts).
  */
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { createResmonClient, type ResmonClient } from "@resmon/api-client";
 import { serverEnv, type Testkit } from "@resmon/testkit";
 import type { Launch } from "./coldstart.js";
 import { type RpcReply, StdioRpc } from "./rpc.js";
 import { type BenchBackend, recordAccepted } from "./standin.js";
-import { cpuMs, median, msSince, p99, pairedOverhead, rssMiB } from "./stats.js";
+import { cpuMs, median, msSince, p99, pairedOverhead } from "./stats.js";
 
 type Json = Record<string, unknown>;
 
 export const SEARCH_QUERY = "model";
-const GC_PRELOAD = join(import.meta.dirname, "gc-on-signal.cjs");
 
 export interface CallCase {
   label: string;
@@ -125,19 +121,6 @@ export interface Throughput {
 export interface PerCallReport {
   overhead: Overhead[];
   throughput: Throughput[];
-  /** RSS of the server process: after start, after memoryCalls calls, and after twice that
-   * (null for an overhead-only run). */
-  memory: {
-    afterStartMiB: number;
-    afterCallsMiB: number;
-    afterTwiceMiB: number;
-    /** V8 heap in use at the same readings (NaN without a forced collection). */
-    heapAfterCallsMiB: number;
-    heapAfterTwiceMiB: number;
-    /** Whether each reading followed a full collection (node --expose-gc, gc-on-signal.cjs). */
-    forcedGc: boolean;
-    calls: number;
-  } | null;
   /** New TCP connections the testkit accepted: during the interleaved overhead calls (both paths,
    * after warm-up), and during each tool-only throughput batch. */
   sockets: {
@@ -163,141 +146,107 @@ async function runBatch(inFlight: number, total: number, one: () => Promise<void
 export async function measurePerCall(
   kit: BenchBackend,
   launch: Launch,
-  opts: { callsPerCase: number; throughputCalls: number; memoryCalls: number; overheadOnly?: boolean },
+  opts: { callsPerCase: number; throughputCalls: number; overheadOnly?: boolean },
 ): Promise<PerCallReport> {
-  // The memory run forces a full collection before each reading (gc-on-signal.cjs), when the server
-  // is a node script this process can preload into.
-  const gcFile = join(mkdtempSync(join(tmpdir(), "resmon-bench-gc-")), "memory.json");
-  const forcedGc = !opts.overheadOnly && launch.command === process.execPath;
-  const args = forcedGc ? ["--expose-gc", "-r", GC_PRELOAD, ...launch.args] : launch.args;
-  const rpc = new StdioRpc(launch.command, args, { ...serverEnv(kit), RESMON_BENCH_GC_FILE: gcFile });
-  const readMemory = async (): Promise<{ rss: number; heapUsed: number }> => {
-    if (!forcedGc) return { rss: await rssMiB(rpc.pid), heapUsed: Number.NaN };
-    rmSync(gcFile, { force: true });
-    process.kill(rpc.pid, "SIGUSR2");
-    for (let i = 0; i < 200 && !existsSync(gcFile); i += 1) await new Promise((r) => setTimeout(r, 10));
-    const usage = JSON.parse(readFileSync(gcFile, "utf8")) as { heapUsed: number };
-    return { rss: await rssMiB(rpc.pid), heapUsed: usage.heapUsed / 2 ** 20 };
-  };
+  const rpc = new StdioRpc(launch.command, launch.args, serverEnv(kit));
   const client = createResmonClient({ port: kit.port, token: kit.token });
-  let callsMade = 0;
   try {
     await rpc.handshake();
     await rpc.request("tools/list");
-    // After start = the first call answered: the whole server is loaded by then.
-    checkReply(await rpc.callTool("health", {}), "health");
-    callsMade += 1;
-    const afterStart = await readMemory();
-
-    // Warm up both paths (first discovery, JIT) and check each answers successfully.
-    for (const c of CASES) {
-      for (let i = 0; i < Math.ceil(100 * c.share); i += 1) {
-        checkReply(await rpc.callTool(c.tool, c.args), c.tool);
-        checkDirect(await c.direct(client), c.tool);
-        callsMade += 1;
-      }
-    }
-
+    await warmUp(rpc, client);
     const toolSockets = await ConnectionCounter.open(kit);
     const overhead: Overhead[] = [];
-    for (const c of CASES) {
-      const tool: number[] = [];
-      const direct: number[] = [];
-      let answerBytes = 0;
-      const calls = Math.ceil(opts.callsPerCase * c.share);
-      const cpuBefore = await cpuMs(rpc.pid);
-      for (let i = 0; i < calls; i += 1) {
-        let start = process.hrtime.bigint();
-        await c.direct(client);
-        direct.push(msSince(start));
-        start = process.hrtime.bigint();
-        const reply = await rpc.callTool(c.tool, c.args);
-        tool.push(msSince(start));
-        answerBytes = Buffer.byteLength(reply.line);
-        callsMade += 1;
-        if (i % 1000 === 0) kit.clearRequests();
-      }
-      overhead.push({
-        label: c.label,
-        calls,
-        tool: { median: median(tool), p99: p99(tool) },
-        direct: { median: median(direct), p99: p99(direct) },
-        overhead: pairedOverhead(tool, direct),
-        answerBytes,
-        serverCpuMsPerCall: ((await cpuMs(rpc.pid)) - cpuBefore) / calls,
-      });
-    }
-    const overheadSockets = await toolSockets.dispose();
+    for (const c of CASES) overhead.push(await overheadOf(kit, rpc, client, c, opts.callsPerCase));
     const sockets = {
-      overheadPhase: overheadSockets,
+      overheadPhase: await toolSockets.dispose(),
       overheadCalls: overhead.reduce((sum, o) => sum + o.calls, 0),
       throughputTool: [] as number[],
     };
-    if (opts.overheadOnly) return { overhead, throughput: [], memory: null, sockets };
-
+    if (opts.overheadOnly) return { overhead, throughput: [], sockets };
     const throughput: Throughput[] = [];
-    const throughputSockets: number[] = [];
-    const health = CASES[0] as CallCase;
     for (const inFlight of [1, 8, 32]) {
-      // Three batches of each, alternating, so a burst of machine noise does not land on one side only.
       const counter = await ConnectionCounter.open(kit);
-      const directRates: number[] = [];
-      const toolRates: number[] = [];
-      for (let round = 0; round < 3; round += 1) {
-        directRates.push(
-          await runBatch(inFlight, opts.throughputCalls, async () => {
-            await health.direct(client);
-          }),
-        );
-        toolRates.push(
-          await runBatch(inFlight, opts.throughputCalls, async () => {
-            await rpc.callTool(health.tool, health.args);
-            callsMade += 1;
-          }),
-        );
-      }
-      throughputSockets.push((await counter.dispose()).server);
-      const directPerSec = median(directRates);
-      const toolPerSec = median(toolRates);
+      throughput.push(await throughputOf(rpc, client, inFlight, opts.throughputCalls));
+      sockets.throughputTool.push((await counter.dispose()).server);
       kit.clearRequests();
-      throughput.push({ inFlight, calls: opts.throughputCalls, toolPerSec, directPerSec });
     }
-
-    // Top up to the memory reading's call count with health calls (the testkit's search is slow),
-    // read RSS, then as many calls again: a leak grows between the two readings, a warm heap does not.
-    const topUp = async (target: number) => {
-      while (callsMade < target) {
-        await rpc.callTool(health.tool, health.args);
-        callsMade += 1;
-        if (callsMade % 1000 === 0) kit.clearRequests();
-      }
-    };
-    await topUp(opts.memoryCalls);
-    const afterCalls = await readMemory();
-    await topUp(opts.memoryCalls * 2);
-    const afterTwice = await readMemory();
-    // A final check that the server is still healthy after all of it.
-    checkReply(await rpc.callTool(health.tool, health.args), health.tool);
-
-    return {
-      overhead,
-      throughput,
-      memory: {
-        afterStartMiB: afterStart.rss,
-        afterCallsMiB: afterCalls.rss,
-        afterTwiceMiB: afterTwice.rss,
-        heapAfterCallsMiB: afterCalls.heapUsed,
-        heapAfterTwiceMiB: afterTwice.heapUsed,
-        forcedGc,
-        calls: opts.memoryCalls,
-      },
-      sockets: { ...sockets, throughputTool: throughputSockets },
-    };
+    return { overhead, throughput, sockets };
   } finally {
     await client.close();
     await rpc.close();
-    rmSync(dirname(gcFile), { recursive: true, force: true });
   }
+}
+
+/** Warm up both paths (first discovery, JIT) and check each answers successfully. */
+async function warmUp(rpc: StdioRpc, client: ResmonClient): Promise<void> {
+  for (const c of CASES) {
+    for (let i = 0; i < Math.ceil(100 * c.share); i += 1) {
+      checkReply(await rpc.callTool(c.tool, c.args), c.tool);
+      checkDirect(await c.direct(client), c.tool);
+    }
+  }
+}
+
+/** One case's calls, each right after the same request made directly: the paired overhead. */
+async function overheadOf(
+  kit: BenchBackend,
+  rpc: StdioRpc,
+  client: ResmonClient,
+  c: CallCase,
+  callsPerCase: number,
+): Promise<Overhead> {
+  const tool: number[] = [];
+  const direct: number[] = [];
+  let answerBytes = 0;
+  const calls = Math.ceil(callsPerCase * c.share);
+  const cpuBefore = await cpuMs(rpc.pid);
+  for (let i = 0; i < calls; i += 1) {
+    let start = process.hrtime.bigint();
+    await c.direct(client);
+    direct.push(msSince(start));
+    start = process.hrtime.bigint();
+    const reply = await rpc.callTool(c.tool, c.args);
+    tool.push(msSince(start));
+    answerBytes = Buffer.byteLength(reply.line);
+    if (i % 1000 === 0) kit.clearRequests();
+  }
+  return {
+    label: c.label,
+    calls,
+    tool: { median: median(tool), p99: p99(tool) },
+    direct: { median: median(direct), p99: p99(direct) },
+    overhead: pairedOverhead(tool, direct),
+    answerBytes,
+    serverCpuMsPerCall: ((await cpuMs(rpc.pid)) - cpuBefore) / calls,
+  };
+}
+
+/**
+ * Health calls `inFlight` at a time, tool and direct: three batches of each, alternating, so a
+ * burst of machine noise does not land on one side only.
+ */
+async function throughputOf(
+  rpc: StdioRpc,
+  client: ResmonClient,
+  inFlight: number,
+  calls: number,
+): Promise<Throughput> {
+  const health = CASES[0] as CallCase;
+  const directRates: number[] = [];
+  const toolRates: number[] = [];
+  for (let round = 0; round < 3; round += 1) {
+    directRates.push(
+      await runBatch(inFlight, calls, async () => {
+        await health.direct(client);
+      }),
+    );
+    toolRates.push(
+      await runBatch(inFlight, calls, async () => {
+        await rpc.callTool(health.tool, health.args);
+      }),
+    );
+  }
+  return { inFlight, calls, toolPerSec: median(toolRates), directPerSec: median(directRates) };
 }
 
 export interface SideBySide {

@@ -14,17 +14,23 @@ export function msSince(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-/** Resident set size of a process in MiB, read from /proc (Linux); NaN where that is unavailable. */
-export async function rssMiB(pid: number): Promise<number> {
+/** A /proc/<pid>/status size field (VmRSS, VmHWM…) in MiB (Linux); NaN where that is unavailable. */
+async function statusMiB(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
   const { readFile } = await import("node:fs/promises");
   try {
     const status = await readFile(`/proc/${pid}/status`, "utf8");
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(status);
     return match ? Number(match[1]) / 1024 : Number.NaN;
   } catch {
     return Number.NaN;
   }
 }
+
+/** Resident set size of a process in MiB. */
+export const rssMiB = (pid: number): Promise<number> => statusMiB(pid, "VmRSS");
+
+/** The highest resident set size the process has had so far (its peak), in MiB. */
+export const peakRssMiB = (pid: number): Promise<number> => statusMiB(pid, "VmHWM");
 
 /** CPU time (user + system) a process has used so far, in ms; NaN where /proc is unavailable. */
 export async function cpuMs(pid: number): Promise<number> {

@@ -1,6 +1,6 @@
 /** The token part of the benchmark: summary rows for the main table, a detail table, and JSON. */
 import type { Testkit } from "@resmon/testkit";
-import { TOOLS_LIST_BUDGET } from "./budgets.js";
+import { MODEL_VISIBLE_PER_TOOL_GOAL, TOOLS_LIST_BUDGET } from "./budgets.js";
 import { type Row, row } from "./report.js";
 import { TOKENIZER } from "./tokenizer.js";
 import {
@@ -10,6 +10,7 @@ import {
   largestPages,
   largestRecords,
   listSize,
+  modelVisibleSize,
   testkitTools,
 } from "./tokens.js";
 
@@ -25,7 +26,16 @@ export async function tokenRows(
     const budget = answerBudget;
     const worstPage = pages.reduce((a, b) => (b.tokens > a.tokens ? b : a));
     const over = defaults.filter((d) => d.tokens > budget(d.tool));
+    const visible = modelVisibleSize(tools);
     const summary = [
+      row(
+        `tools/list, what a model reads (name, description, inputSchema: ${visible.tokens} tokens), tokens a tool on average`,
+        "tok",
+        visible.perTool,
+        null,
+        `≤ ${MODEL_VISIBLE_PER_TOOL_GOAL}`,
+        visible.perTool <= MODEL_VISIBLE_PER_TOOL_GOAL,
+      ),
       row(
         `tools/list, ${full.count} tools (${full.bytes} bytes), tokens vs budget`,
         "tok",
@@ -80,6 +90,7 @@ export async function tokenRows(
     const json = {
       tokenizer: TOKENIZER,
       toolsList: full,
+      modelVisible: visible,
       defaults: defaults.map((d) => ({ ...d, budget: budget(d.tool) })),
       largestPages: pages,
       largestRecords: records,

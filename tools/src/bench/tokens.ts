@@ -64,6 +64,18 @@ export function listSize(tools: ResmonTools): { bytes: number; tokens: number; c
   return { ...sizeOf({ tools: entries }), count: entries.length };
 }
 
+/**
+ * What a model reads of tools/list: each tool's name, description and inputSchema (a harness keeps
+ * output schemas and annotations for itself), as the compact list of those three, per tool on average.
+ */
+export function modelVisibleSize(tools: ResmonTools): { bytes: number; tokens: number; perTool: number } {
+  const entries = tools
+    .list()
+    .map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  const size = sizeOf(entries);
+  return { ...size, perTool: size.tokens / entries.length };
+}
+
 /** Each tool's answer to its row's example call (only required arguments, so every default applies). */
 export async function defaultAnswers(tools: ResmonTools): Promise<SizeRow[]> {
   const rows: SizeRow[] = [];

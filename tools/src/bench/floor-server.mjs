@@ -1,0 +1,23 @@
+// The memory and cold-start floor for "an MCP server on this SDK": @modelcontextprotocol/server's
+// McpServer behind its serveStdio entry (both protocol eras, as the real server serves them), with
+// 29 trivial tools (the real server's count), each taking no arguments and answering one short
+// text. No HTTP client, no contract, no validation beyond the SDK's own. Plain JavaScript, so it
+// starts without a TypeScript loader, like the built server. Tool `t0` is named `health` so the
+// bench's calls reach it unchanged.
+import { McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { z } from "zod";
+
+const TOOL_COUNT = 29;
+
+serveStdio(() => {
+  const server = new McpServer({ name: "floor", version: "1.0.0" }, { capabilities: { tools: {} } });
+  for (let i = 0; i < TOOL_COUNT; i += 1) {
+    server.registerTool(
+      i === 0 ? "health" : `tool_${i}`,
+      { description: `Trivial tool ${i}.`, inputSchema: z.object({}) },
+      async () => ({ content: [{ type: "text", text: `{"ok":true,"tool":${i}}` }] }),
+    );
+  }
+  return server;
+});

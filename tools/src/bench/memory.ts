@@ -1,0 +1,88 @@
+/**
+ * Resident memory of a stdio server over many calls, for the server and its floor (the same SDK
+ * with 29 trivial tools, floor-server.mjs) alike: a fresh process, the opening, tools/list and one
+ * health call (after start), then `calls` health calls (after calls), then as many again (a leak
+ * grows between those two readings; a warm heap does not), and the peak (VmHWM) at the end. Each
+ * reading follows a forced full collection (gc-on-signal.cjs) when the server is a node script
+ * this process can preload into.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Launch } from "./coldstart.js";
+import { StdioRpc } from "./rpc.js";
+import { peakRssMiB, rssMiB } from "./stats.js";
+
+const GC_PRELOAD = join(import.meta.dirname, "gc-on-signal.cjs");
+
+export interface MemoryReport {
+  calls: number;
+  afterStartMiB: number;
+  afterCallsMiB: number;
+  afterTwiceMiB: number;
+  /** The process's highest RSS over the whole run (VmHWM), read at its end. */
+  peakMiB: number;
+  /** V8 heap in use at the same readings (NaN without a forced collection). */
+  heapAfterCallsMiB: number;
+  heapAfterTwiceMiB: number;
+  /** Whether each reading followed a full collection (node --expose-gc, gc-on-signal.cjs). */
+  forcedGc: boolean;
+}
+
+type Reading = { rss: number; heapUsed: number };
+
+/** RSS (and the V8 heap, after a full collection, where the preload is in) of the process now. */
+async function readMemory(rpc: StdioRpc, gcFile: string | null): Promise<Reading> {
+  if (gcFile === null) return { rss: await rssMiB(rpc.pid), heapUsed: Number.NaN };
+  rmSync(gcFile, { force: true });
+  process.kill(rpc.pid, "SIGUSR2");
+  for (let i = 0; i < 200 && !existsSync(gcFile); i += 1) await new Promise((r) => setTimeout(r, 10));
+  const usage = JSON.parse(readFileSync(gcFile, "utf8")) as { heapUsed: number };
+  return { rss: await rssMiB(rpc.pid), heapUsed: usage.heapUsed / 2 ** 20 };
+}
+
+async function callHealth(rpc: StdioRpc, times: number, clearRequests: () => void): Promise<void> {
+  for (let i = 1; i <= times; i += 1) {
+    const reply = await rpc.callTool("health", {});
+    const result = reply.message.result as { isError?: boolean } | undefined;
+    if (!result || result.isError)
+      throw new Error(`health failed in the memory run: ${reply.line.slice(0, 300)}`);
+    if (i % 1000 === 0) clearRequests();
+  }
+}
+
+export async function measureMemory(
+  launch: Launch,
+  env: Record<string, string>,
+  calls: number,
+  clearRequests: () => void = () => undefined,
+): Promise<MemoryReport> {
+  const forcedGc = launch.command === process.execPath;
+  const gcFile = forcedGc ? join(mkdtempSync(join(tmpdir(), "resmon-bench-gc-")), "memory.json") : null;
+  const args = forcedGc ? ["--expose-gc", "-r", GC_PRELOAD, ...launch.args] : launch.args;
+  const rpc = new StdioRpc(launch.command, args, { ...env, RESMON_BENCH_GC_FILE: gcFile ?? "" });
+  try {
+    await rpc.handshake();
+    await rpc.request("tools/list");
+    // After start = the first call answered: the whole server is loaded by then.
+    await callHealth(rpc, 1, clearRequests);
+    const afterStart = await readMemory(rpc, gcFile);
+    await callHealth(rpc, calls, clearRequests);
+    const afterCalls = await readMemory(rpc, gcFile);
+    await callHealth(rpc, calls, clearRequests);
+    const afterTwice = await readMemory(rpc, gcFile);
+    return {
+      calls,
+      afterStartMiB: afterStart.rss,
+      afterCallsMiB: afterCalls.rss,
+      afterTwiceMiB: afterTwice.rss,
+      peakMiB: await peakRssMiB(rpc.pid),
+      heapAfterCallsMiB: afterCalls.heapUsed,
+      heapAfterTwiceMiB: afterTwice.heapUsed,
+      forcedGc,
+    };
+  } finally {
+    await rpc.close();
+    if (gcFile !== null) rmSync(dirname(gcFile), { recursive: true, force: true });
+  }
+}

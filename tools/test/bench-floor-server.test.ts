@@ -1,0 +1,75 @@
+/**
+ * The bench's memory and first-call parts (issue 31): the floor server is an MCP server on the same
+ * SDK with 29 tools in both eras; the memory run reads RSS, the peak and the collected heap of any
+ * such server; and a call after the opening is timed alone.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serverEnv, startTestkit, type Testkit } from "@resmon/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { measureCallAfterOpening, serverOnce } from "../src/bench/coldstart.js";
+import { measureMemory } from "../src/bench/memory.js";
+import { StdioRpc } from "../src/bench/rpc.js";
+
+const FLOOR = {
+  command: process.execPath,
+  args: [join(import.meta.dirname, "..", "src", "bench", "floor-server.mjs")],
+};
+
+let kit: Testkit;
+beforeAll(async () => {
+  kit = await startTestkit({ stateDir: mkdtempSync(join(tmpdir(), "resmon-bench-floor-")), seed: "small" });
+}, 60_000);
+afterAll(async () => {
+  await kit?.stop();
+  if (kit) rmSync(kit.stateDir, { recursive: true, force: true });
+});
+
+describe("the floor server", () => {
+  it("lists 29 tools and answers a health call, on the same SDK", async () => {
+    const rpc = new StdioRpc(FLOOR.command, FLOOR.args, serverEnv(kit));
+    try {
+      await rpc.handshake();
+      const list = await rpc.request("tools/list");
+      expect((list.message.result as { tools: unknown[] }).tools).toHaveLength(29);
+      const call = await rpc.callTool("health", {});
+      expect((call.message.result as { isError?: boolean }).isError).toBeUndefined();
+    } finally {
+      await rpc.close();
+    }
+  }, 30_000);
+
+  it("starts in both eras, as the server is measured", async () => {
+    for (const era of ["legacy", "modern"] as const)
+      expect((await serverOnce(FLOOR, serverEnv(kit), true, era)).ms).toBeGreaterThan(0);
+  }, 30_000);
+});
+
+describe("the memory run", () => {
+  it("reads RSS after a forced collection, and the peak, which no reading exceeds", async () => {
+    const m = await measureMemory(FLOOR, serverEnv(kit), 20);
+    expect(m.forcedGc).toBe(true);
+    for (const v of [m.afterStartMiB, m.afterCallsMiB, m.afterTwiceMiB]) {
+      expect(v).toBeGreaterThan(20);
+      expect(v).toBeLessThanOrEqual(m.peakMiB);
+    }
+    expect(m.heapAfterTwiceMiB).toBeGreaterThan(0);
+  }, 30_000);
+});
+
+describe("a call after the opening", () => {
+  it("times the call alone, a second after the opening, in either era", async () => {
+    const started = Date.now();
+    const [after] = await measureCallAfterOpening(
+      [{ label: "floor", launch: FLOOR }],
+      serverEnv(kit),
+      1,
+      "modern",
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(after?.samples).toHaveLength(1);
+    expect(after?.median).toBeGreaterThan(0);
+    expect(after?.median).toBeLessThan(1_000);
+  }, 30_000);
+});
