@@ -29,6 +29,30 @@ export function isErrorCode(x: string): x is ErrorCode {
 }
 
 /**
+ * The one error class of the tool surface. Every refusal the server, its backend adapter or the scan
+ * engine raises is a ToolError; the server's funnel turns it into the `ErrorEnvelope` above.
+ */
+export class ToolError extends Error {
+  readonly code: ErrorCode;
+  readonly detail: Record<string, unknown>;
+  /** Only on backend_unavailable: the URLs tried and whether anything named a port at all. */
+  readonly unavailable?: { tried: string[]; noPortNamed: boolean };
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    detail: Record<string, unknown> = {},
+    unavailable?: { tried: string[]; noPortNamed: boolean },
+  ) {
+    super(message);
+    this.name = "ToolError";
+    this.code = code;
+    this.detail = detail;
+    if (unavailable) this.unavailable = unavailable;
+  }
+}
+
+/**
  * A call this resmon cannot answer because it is older than what the call needs (contract 1.2):
  * never `not_found` (the route is absent, not the item) and never the caller's mistake. The code is
  * `conflict` — the request is sound, the installed app is not yet the one that serves it — with

@@ -1,7 +1,8 @@
+export { FIRST_ISSUE_ONLY, parseArguments } from "./arguments.js";
 export type { ContractDocument } from "./document.js";
 export { contractDocument } from "./document.js";
 export type { ErrorCode, ErrorEnvelope, VersionGapDetail } from "./errors.js";
-export { ERROR_CODES, isErrorCode, VERSION_GAP_CODE } from "./errors.js";
+export { ERROR_CODES, isErrorCode, ToolError, VERSION_GAP_CODE } from "./errors.js";
 export { EXCLUDED_ROUTES } from "./excluded.js";
 export { serverInstructions } from "./instructions.js";
 export { toToolJsonSchema } from "./json-schema.js";
@@ -24,7 +25,26 @@ export {
   toolNeeds,
 } from "./resmon-versions.js";
 export { ROUTES } from "./routes.js";
-export { QUERY_KINDS, REQUIRED_QUERY_KINDS } from "./scan-parts.js";
+export type {
+  Cite,
+  Criterion,
+  GapQuery,
+  NextAction,
+  PlannedQuery,
+  QueryKind,
+  QueryPlan,
+  RankedEntry,
+  ScanEnvelope,
+  ScanPhase,
+  ScreenScore,
+} from "./scan-parts.js";
+export {
+  NEXT_ACTIONS,
+  QUERY_KINDS,
+  RANK_ROLES,
+  REQUIRED_QUERY_KINDS,
+  SCAN_PHASES,
+} from "./scan-parts.js";
 export { NEXT_ACTION_CALLS, SCAN_TEACHING, toolForNextAction } from "./scan-teaching.js";
 export { MAX_LIMIT, RUNTIME_ID_PATTERN } from "./schema-parts.js";
 export type { KeyClass, SettingsGroup } from "./settings.js";

@@ -25,6 +25,9 @@ export const NEXT_ACTIONS = [
   "complete",
 ] as const;
 export const RANK_ROLES = ["core", "review", "contradicting", "foundational"] as const;
+export type QueryKind = (typeof QUERY_KINDS)[number];
+export type ScanPhase = (typeof SCAN_PHASES)[number];
+export type NextAction = (typeof NEXT_ACTIONS)[number];
 
 /** A canonical lowercase UUID4 (what crypto.randomUUID() makes). */
 const SCAN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -148,6 +151,16 @@ export const scanEnvelopeShape = () =>
     payload: z.looseObject({}),
     replayed: z.literal(true).optional(),
   });
+
+/** The parsed shapes of the pieces above: what the scan engine receives and answers. */
+export type QueryPlan = z.infer<ReturnType<typeof queryPlanArg>>;
+export type Criterion = QueryPlan["criteria"][number];
+export type PlannedQuery = QueryPlan["queries"][number];
+export type ScreenScore = z.infer<ReturnType<typeof screenScoresArg>>[number];
+export type GapQuery = z.infer<ReturnType<typeof gapQueriesArg>>[number];
+export type RankedEntry = z.infer<ReturnType<typeof rankedEntriesArg>>[number];
+export type Cite = NonNullable<RankedEntry["cite"]>;
+export type ScanEnvelope = z.infer<ReturnType<typeof scanEnvelopeShape>>;
 
 /** The routes a scan's retrieval reaches: sweeps and their runs, or the corpus, and the backend's identity. */
 export const SCAN_RETRIEVAL_ROUTES: readonly [RouteRef, ...RouteRef[]] = [

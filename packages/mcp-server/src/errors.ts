@@ -1,29 +1,12 @@
-import type { ErrorCode, ErrorEnvelope } from "@resmon/mcp-contract";
+import { type ErrorEnvelope, ToolError } from "@resmon/mcp-contract";
 import { log } from "./log.js";
 
 /**
- * The one error funnel. Every refusal a handler, the backend adapter or the server raises is a
- * ToolError; `toEnvelope` turns it (or anything else) into the spec's `{error, message, detail}`.
+ * The one error funnel. Every refusal a handler, the backend adapter, the scan engine or the server
+ * raises is the contract's ToolError (re-exported here for the server's modules); `toEnvelope` turns
+ * it (or anything else) into the spec's `{error, message, detail}`.
  */
-export class ToolError extends Error {
-  readonly code: ErrorCode;
-  readonly detail: Record<string, unknown>;
-  /** Only on backend_unavailable: the URLs tried and whether anything named a port at all. */
-  readonly unavailable?: { tried: string[]; noPortNamed: boolean };
-
-  constructor(
-    code: ErrorCode,
-    message: string,
-    detail: Record<string, unknown> = {},
-    unavailable?: { tried: string[]; noPortNamed: boolean },
-  ) {
-    super(message);
-    this.name = "ToolError";
-    this.code = code;
-    this.detail = detail;
-    if (unavailable) this.unavailable = unavailable;
-  }
-}
+export { ToolError };
 
 export function invalidArgument(message: string, detail: Record<string, unknown> = {}): ToolError {
   return new ToolError("invalid_argument", message, detail);

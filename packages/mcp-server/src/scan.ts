@@ -1,29 +1,25 @@
 import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readSmallFile, resolveStateDir } from "@resmon/api-client";
-import type { ResmonFeature, RouteRef, ToolName, ToolResult } from "@resmon/mcp-contract";
+import type { ResmonFeature, RouteRef, ScanEnvelope, ToolName, ToolResult } from "@resmon/mcp-contract";
 import {
   createScanEngine,
   defaultScanDataDir,
-  type Lack,
   type ScanBackend,
   type ScanEngine,
-  type ScanEnvelope,
-  ScanError,
   type ScanServes,
 } from "@resmon/scan";
 import { notInThisResmon } from "./backend/this-resmon.js";
 import type { Config } from "./config.js";
 import type { Ctx } from "./context.js";
-import { ToolError } from "./errors.js";
 import { registerSecret, scrub } from "./scrub.js";
 import { answerOf } from "./shape/answer.js";
 
 /**
  * The glue between the scan engine and the tools: one engine per server process; every call asks
  * resmon through the tool call's CallBackend (its deadline, the one error mapping), everything the
- * engine writes to disk goes through the same scrubber as stdout, and every ScanError is turned
- * into the contract's error through the funnel.
+ * engine writes to disk goes through the same scrubber as stdout, and its refusals are the
+ * contract's ToolError, which the funnel turns into the error envelope.
  */
 
 /**
@@ -68,10 +64,9 @@ export function scanEngineFor(config: Config): ScanEngine {
  */
 async function scanServes(backend: Ctx["backend"]): Promise<ScanServes> {
   const resmon = await backend.resmon();
-  const lack = (error: ToolError): Lack => ({ message: error.message, detail: error.detail });
   const feature = (f: ResmonFeature, words: string) =>
-    resmon.has(f) ? null : lack(notInThisResmon(resmon, { feature: f, words }));
-  const route = (r: RouteRef) => (resmon.serves(r) ? null : lack(notInThisResmon(resmon, { route: r })));
+    resmon.has(f) ? null : notInThisResmon(resmon, { feature: f, words });
+  const route = (r: RouteRef) => (resmon.serves(r) ? null : notInThisResmon(resmon, { route: r }));
   return {
     json_export: feature("json_export", "JSON reference export with ids"),
     similarity_search: feature("similarity_search", "similarity search on the corpus"),
@@ -89,21 +84,11 @@ function scanBackendOf(backend: Ctx["backend"]): ScanBackend {
   };
 }
 
-/**
- * Run one engine call with this tool call's backend: its envelope checked against the tool's row, a
- * refusal made a ToolError (the adapter's own, with the scan's stage added, when a request failed),
- * anything else passed to the funnel as it is.
- */
+/** Run one engine call with this tool call's backend: its envelope checked against the tool's row. */
 export async function runScan<N extends ToolName>(
   name: N,
   ctx: Ctx,
   call: (engine: ScanEngine, backend: ScanBackend) => Promise<ScanEnvelope>,
 ): Promise<ToolResult<N>> {
-  try {
-    return answerOf(name, { ...(await call(ctx.scan(), scanBackendOf(ctx.backend))) });
-  } catch (err) {
-    if (!(err instanceof ScanError)) throw err;
-    const from = err.cause instanceof ToolError ? err.cause : undefined;
-    throw new ToolError(err.code, err.message, err.detail, from?.unavailable);
-  }
+  return answerOf(name, { ...(await call(ctx.scan(), scanBackendOf(ctx.backend))) });
 }

@@ -2,6 +2,7 @@ import {
   type ErrorEnvelope,
   isListedReadOnly,
   isToolName,
+  parseArguments,
   TOOL_BY_NAME,
   type ToolArgs,
   type ToolDef,
@@ -30,7 +31,6 @@ import {
 } from "./protocol/sdk.js";
 import { scanEngineFor } from "./scan.js";
 import { jsonText, scrubDeep } from "./scrub.js";
-import { FIRST_ISSUE_ONLY } from "./shape/answer.js";
 
 export interface ServerOptions {
   /** The environment to read RESMON_* from (default: process.env; config.ts parses it). */
@@ -44,43 +44,6 @@ export interface ServerOptions {
 }
 
 export type ToolOutcome = { ok: true; answer: Answer } | { ok: false; error: ErrorEnvelope };
-
-function fieldOf(issue: { path: readonly PropertyKey[]; code?: string; keys?: readonly string[] }): string {
-  if (issue.path.length > 0) return issue.path.map(String).join(".");
-  if (issue.code === "unrecognized_keys" && issue.keys && issue.keys.length > 0) return issue.keys.join(", ");
-  return "arguments";
-}
-
-/** Validate arguments ourselves: the SDK's -32602 text is not the spec's error shape. */
-function validateArguments(def: ToolDef, raw: unknown): Record<string, unknown> {
-  const input = raw ?? {};
-  if (typeof input !== "object" || Array.isArray(input)) {
-    throw invalidArgument("arguments must be a JSON object.", { field: "arguments" });
-  }
-  // A row's own refusals (search_corpus: offset), by name, before its schema sees the arguments.
-  for (const [field, why] of Object.entries(def.refuses ?? {})) {
-    if (Object.hasOwn(input, field)) throw invalidArgument(why, { field });
-  }
-  const parsed = def.input.safeParse(input, FIRST_ISSUE_ONLY);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => ({ field: fieldOf(issue), message: issue.message }));
-    const first = issues[0] ?? { field: "arguments", message: "invalid" };
-    const firstIssue = parsed.error.issues[0];
-    const missing =
-      firstIssue?.code === "invalid_type" &&
-      firstIssue.path.length === 1 &&
-      (input as Record<string, unknown>)[String(firstIssue.path[0])] === undefined;
-    const message =
-      firstIssue?.code === "unrecognized_keys"
-        ? `${def.name} takes no argument named ${first.field}.`
-        : missing
-          ? `Argument '${first.field}' is required.`
-          : `Argument '${first.field}' is invalid: ${first.message}.`;
-    throw invalidArgument(message, { field: first.field, issues });
-  }
-  // expected_runtime_id needs no second look: its schema takes only a canonical lowercase UUID4.
-  return parsed.data;
-}
 
 /** A page size above the ceiling was clamped by the row's schema; the answer says so rather than hiding it. */
 function withClampNote(raw: unknown, args: Record<string, unknown>, answer: Answer): Answer {
@@ -153,14 +116,13 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
       );
     }
     refuseMisconfigured(config, "every tool");
-    const args = validateArguments(def, raw);
-    // The row's own schema produced these arguments; the cast only restores the per-tool type the
-    // table's ToolDef erases. One deadline for the whole call: every request it makes shares
-    // RESMON_MCP_TIMEOUT_MS.
+    // The row's own schema parses the arguments (the contract's parseArguments). One deadline for
+    // the whole call: every request it makes shares RESMON_MCP_TIMEOUT_MS.
+    const args = parseArguments(name, raw);
     const ctx: Ctx = { backend: backend.forCall(receivedAt), scan };
     // A scan already under way answers its stored state whatever resmon is there now.
     if (name !== "scan_continue" && name !== "scan_verify") await requireTool(ctx.backend, def);
-    return withClampNote(raw, args, await dispatch(name, args as ToolArgs<typeof name>, ctx));
+    return withClampNote(raw, args, await dispatch(name, args, ctx));
   }
 
   return {

@@ -1,4 +1,7 @@
 /** Accepting the model's artifacts: each must fit what the scan asked for; an accepted one is final (replayed or refused). */
+
+import type { GapQuery, RankedEntry, ScanEnvelope, ScreenScore } from "@resmon/mcp-contract";
+import { ToolError } from "@resmon/mcp-contract";
 import {
   alreadyAccepted,
   artifactHash,
@@ -9,12 +12,10 @@ import {
 } from "./artifacts.js";
 import type { Call } from "./call.js";
 import { envelopeOf } from "./envelope.js";
-import { ScanError } from "./errors.js";
 import { advance, nextActionOf } from "./machine.js";
 import { planTasks } from "./retrieval.js";
 import type { Page, ScanState } from "./state.js";
 import { nextStep as nextStepOf, type Step } from "./steps.js";
-import type { GapQuery, RankedEntry, ScanEnvelope, ScreenScore } from "./types.js";
 
 export function cleanScores(scores: readonly ScreenScore[]): ScreenScore[] {
   return scores.map((s) => ({
@@ -95,7 +96,7 @@ export async function acceptGap(call: Call, queries: GapQuery[]): Promise<ScanEn
   const hash = artifactHash(clean.map((q, i) => ({ doc_id: i, ...q })));
   if (state.gap?.accepted_hash) {
     if (state.gap.accepted_hash === hash) return envelopeOf(state, call.records, { replayed: true });
-    throw new ScanError("conflict", "Gap queries were already accepted; they are never changed.", {
+    throw new ToolError("conflict", "Gap queries were already accepted; they are never changed.", {
       conflict: "already_accepted",
     });
   }
@@ -103,7 +104,7 @@ export async function acceptGap(call: Call, queries: GapQuery[]): Promise<ScanEn
   const known = new Set(state.inputs.queries.criteria.map((c) => c.id));
   const bad = [...new Set(clean.filter((q) => !known.has(q.criterion)).map((q) => q.criterion))];
   if (clean.length > 8) {
-    throw new ScanError("invalid_argument", "At most 8 gap queries.", {
+    throw new ToolError("invalid_argument", "At most 8 gap queries.", {
       field: "gap_queries",
       reason: "bad_artifact",
     });

@@ -1,6 +1,6 @@
+import type { NextAction, RankedEntry, ScreenScore } from "@resmon/mcp-contract";
+import { ToolError } from "@resmon/mcp-contract";
 import { hashOf } from "./canonical.js";
-import { ScanError } from "./errors.js";
-import type { NextAction, RankedEntry, ScreenScore } from "./types.js";
 
 export interface FitProblems {
   missing_ids: number[];
@@ -38,14 +38,14 @@ export function badArtifact(
   what: string,
   problems: FitProblems,
   extra: Record<string, unknown> = {},
-): ScanError {
+): ToolError {
   const parts = [
     problems.missing_ids.length && `${problems.missing_ids.length} missing`,
     problems.unknown_ids.length && `${problems.unknown_ids.length} unknown`,
     problems.duplicate_ids.length && `${problems.duplicate_ids.length} repeated`,
     problems.bad_criteria.length && `unknown criteria ${problems.bad_criteria.join(", ")}`,
   ].filter(Boolean);
-  return new ScanError("invalid_argument", `The ${what} does not fit: ${parts.join(", ")}.`, {
+  return new ToolError("invalid_argument", `The ${what} does not fit: ${parts.join(", ")}.`, {
     reason: "bad_artifact",
     ...problems,
     ...extra,
@@ -92,7 +92,7 @@ export function checkRankedPage(
   const badRanks = entries.filter((e) => !Number.isInteger(e.rank) || e.rank < 1).map((e) => e.doc_id);
   if (hasProblems(problems)) throw badArtifact("shortlist page", problems);
   if (badRanks.length) {
-    throw new ScanError("invalid_argument", "Each rank is a positive integer.", {
+    throw new ToolError("invalid_argument", "Each rank is a positive integer.", {
       reason: "bad_artifact",
       field: "ranked_entries.rank",
       bad_rank_ids: badRanks,
@@ -109,7 +109,7 @@ export function checkRankedPage(
     const said = twice.map(
       (d) => `rank ${d.rank} is given to ${d.doc_ids.map((id) => `doc ${id}`).join(" and ")}`,
     );
-    throw new ScanError(
+    throw new ToolError(
       "invalid_argument",
       `The shortlist page does not fit: ${said.join("; ")}. A rank orders the whole shortlist (1 is best across every page), so each rank is used once.`,
       {
@@ -130,12 +130,12 @@ export function artifactHash<T extends { doc_id: number }>(items: readonly T[]):
   return hashOf([...items].sort((a, b) => a.doc_id - b.doc_id));
 }
 
-export function wrongPhase(message: string, nextAction: NextAction): ScanError {
-  return new ScanError("invalid_argument", message, { reason: "wrong_phase", next_action: nextAction });
+export function wrongPhase(message: string, nextAction: NextAction): ToolError {
+  return new ToolError("invalid_argument", message, { reason: "wrong_phase", next_action: nextAction });
 }
 
-export function alreadyAccepted(what: string, index: number): ScanError {
-  return new ScanError(
+export function alreadyAccepted(what: string, index: number): ToolError {
+  return new ToolError(
     "conflict",
     `That ${what} was already accepted with other judgements; an accepted ${what} is never changed.`,
     { conflict: "already_accepted", [what === "screening batch" ? "batch" : "page"]: index },

@@ -1,12 +1,7 @@
 import type { ApiResult, ResmonClient } from "@resmon/api-client";
-import {
-  BudgetSpent,
-  refusalOf,
-  requestFailure,
-  type ScanBackend,
-  type ScanServes,
-  SERVES_ALL,
-} from "./backend.js";
+import { ToolError } from "@resmon/mcp-contract";
+import { BudgetSpent, type ScanBackend, type ScanServes, SERVES_ALL } from "./backend.js";
+import { atStage } from "./errors.js";
 import { fillAbsent, type PaperRecord } from "./records.js";
 import type { RecordBook, ScanState } from "./state.js";
 import type { ScanDir } from "./store.js";
@@ -70,7 +65,7 @@ export class Call {
 
   /**
    * One request to resmon for `stage`, after the runtime check. Its failure is the server's mapped
-   * refusal (a ScanError with the stage added); the wait budget running out under it is BudgetSpent.
+   * refusal (its ToolError with the stage added); the wait budget running out under it is BudgetSpent.
    */
   async request<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, stage: string): Promise<T> {
     if (!this.runtimeChecked) {
@@ -97,12 +92,11 @@ export class Call {
       if (advancing) this.answered = true;
       return data;
     } catch (error) {
-      const refusal = refusalOf(error);
-      if (!refusal) throw error;
+      if (!(error instanceof ToolError)) throw error;
       // Cut by this call's budget, not by resmon: the next call goes on from here.
-      if (refusal.code === "backend_unavailable" && Date.now() >= deadline) throw new BudgetSpent();
+      if (error.code === "backend_unavailable" && Date.now() >= deadline) throw new BudgetSpent();
       if (advancing) this.answered = true;
-      throw requestFailure(refusal, stage, error);
+      throw atStage(error, stage);
     }
   }
 
@@ -117,9 +111,8 @@ export class Call {
       return await this.serving;
     } catch (error) {
       this.serving = undefined;
-      const refusal = refusalOf(error);
-      if (!refusal) throw error;
-      throw requestFailure(refusal, stage, error);
+      if (!(error instanceof ToolError)) throw error;
+      throw atStage(error, stage);
     }
   }
 

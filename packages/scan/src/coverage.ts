@@ -1,20 +1,8 @@
 import type { GapRule } from "./profile.js";
 import { THIN_BELOW } from "./profile.js";
-import type { Batch, Candidate, RetrievalTask } from "./state.js";
+import type { Batch, Candidate, RetrievalTask, SweepCoverage } from "./state.js";
 
 type Row = Record<string, unknown>;
-
-/** One sweep's coverage, as resmon's run recorded it (GET /api/executions/{id}: `coverage`, `source_outcomes`). */
-export interface SweepCoverage {
-  /** false: resmon's run carried no coverage at all, so every source's outcome is not_reported (never "answered"). */
-  reported?: boolean;
-  summary: string | null;
-  /** resmon's counts (answered, non_answer, unknown, genuine_empty[, in_part]), verbatim. */
-  counts?: Record<string, number> | null;
-  /** Per source, resmon's own row: category, label, note, status, result_count, zero_reason…, verbatim. */
-  sources: Row[];
-  sources_that_could_not_answer: string[];
-}
 
 /** A source's outcome in one sweep: resmon's category, or not_reported where resmon said nothing about it. */
 export type SourceOutcome = "answered" | "non_answer" | "unknown" | "not_reported";

@@ -1,8 +1,8 @@
+import type { RankedEntry, ScreenScore } from "@resmon/mcp-contract";
 import { type CoverageSummary, outcomeWords } from "./coverage.js";
 import { ALTERNATES, MAX_PER_FIRST_AUTHOR } from "./profile.js";
 import { firstAuthor, type PaperRecord, yearOf } from "./records.js";
 import type { Candidate, RecordFrom, Verdict } from "./state.js";
-import type { RankedEntry, ScreenScore } from "./types.js";
 
 export interface Ranked {
   entry: RankedEntry;

@@ -1,3 +1,4 @@
+import { type ScanEnvelope, type ToolArgs, ToolError } from "@resmon/mcp-contract";
 import {
   acceptGap,
   acceptRanked,
@@ -6,19 +7,11 @@ import {
   cleanScores,
   mergeFinalEntries,
 } from "./accept.js";
-import {
-  checkListLength,
-  checkScanId,
-  differingArguments,
-  inputsHash,
-  normalizeStart,
-  type StartInputs,
-} from "./args.js";
+import { checkListLength, differingArguments, inputsHash, normalizeStart, type StartInputs } from "./args.js";
 import { badArtifact, wrongPhase } from "./artifacts.js";
 import { BudgetSpent, type ScanBackend } from "./backend.js";
 import { Call } from "./call.js";
 import { envelopeOf } from "./envelope.js";
-import { ScanError } from "./errors.js";
 import {
   type Evidence,
   type EvidenceArgs,
@@ -32,13 +25,6 @@ import { checkRuntime, planTasks, resubmitUnfinished } from "./retrieval.js";
 import type { ScanState } from "./state.js";
 import { nextStep as nextStepOf } from "./steps.js";
 import { FILES, MAX_MARKDOWN_BYTES, ScanDir } from "./store.js";
-import type {
-  ScanContinueArgs,
-  ScanEnvelope,
-  ScanResultArgs,
-  ScanStartArgs,
-  ScanVerifyArgs,
-} from "./types.js";
 import { closeFoundNothing, runVerification } from "./verify-run.js";
 
 export interface ScanEngineOptions {
@@ -56,14 +42,15 @@ export interface ScanEngineOptions {
 }
 
 /**
- * The four scan calls. A mutating call asks resmon through `backend`, the server's adapter for this
- * tool call (its deadline, its error mapping); scan_result never asks resmon.
+ * The four scan calls, each given its tool's arguments as the contract's row parsed them. A mutating
+ * call asks resmon through `backend`, the server's adapter for this tool call (its deadline, its
+ * error mapping); scan_result never asks resmon.
  */
 export interface ScanEngine {
-  start(args: ScanStartArgs, backend?: ScanBackend): Promise<ScanEnvelope>;
-  continue(args: ScanContinueArgs, backend?: ScanBackend): Promise<ScanEnvelope>;
-  verify(args: ScanVerifyArgs, backend?: ScanBackend): Promise<ScanEnvelope>;
-  result(args: ScanResultArgs): Promise<ScanEnvelope>;
+  start(args: ToolArgs<"scan_start">, backend?: ScanBackend): Promise<ScanEnvelope>;
+  continue(args: ToolArgs<"scan_continue">, backend?: ScanBackend): Promise<ScanEnvelope>;
+  verify(args: ToolArgs<"scan_verify">, backend?: ScanBackend): Promise<ScanEnvelope>;
+  result(args: ToolArgs<"scan_result">): Promise<ScanEnvelope>;
   /** One evidence file of a finished scan, confined, bounded and scrubbed (evidence.ts); never asks resmon. */
   evidence(args: EvidenceArgs): Promise<Evidence>;
   /** The evidence files written so far, newest scan first (directory entries only). */
@@ -101,8 +88,8 @@ export function newState(scanId: string, inputs: StartInputs, now: Date): ScanSt
   };
 }
 
-function notFound(scanId: string): ScanError {
-  return new ScanError("not_found", `There is no scan ${scanId} here; start it with scan_start.`, {
+function notFound(scanId: string): ToolError {
+  return new ToolError("not_found", `There is no scan ${scanId} here; start it with scan_start.`, {
     scan_id: scanId,
   });
 }
@@ -170,8 +157,8 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     }
   }
 
-  async function start(args: ScanStartArgs, backend?: ScanBackend): Promise<ScanEnvelope> {
-    const scanId = checkScanId(args?.scan_id);
+  async function start(args: ToolArgs<"scan_start">, backend?: ScanBackend): Promise<ScanEnvelope> {
+    const scanId = args.scan_id;
     const inputs = normalizeStart(args);
     return locked(
       scanId,
@@ -183,7 +170,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
           const differs =
             existing.inputs_hash === inputsHash(inputs) ? [] : differingArguments(existing.inputs, inputs);
           if (differs.length) {
-            throw new ScanError(
+            throw new ToolError(
               "conflict",
               `Scan ${scanId} is in use with other inputs (${differs.join(", ")}); use a fresh scan_id for a different brief.`,
               { conflict: "scan_id_conflict", differs },
@@ -205,8 +192,8 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     );
   }
 
-  async function continueScan(args: ScanContinueArgs, backend?: ScanBackend): Promise<ScanEnvelope> {
-    const scanId = checkScanId(args?.scan_id);
+  async function continueScan(args: ToolArgs<"scan_continue">, backend?: ScanBackend): Promise<ScanEnvelope> {
+    const scanId = args.scan_id;
     const sent = (["screen_scores", "gap_queries", "ranked_entries"] as const).filter(
       (k) => args[k] !== undefined,
     );
@@ -229,8 +216,8 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     });
   }
 
-  async function verify(args: ScanVerifyArgs, backend?: ScanBackend): Promise<ScanEnvelope> {
-    const scanId = checkScanId(args?.scan_id);
+  async function verify(args: ToolArgs<"scan_verify">, backend?: ScanBackend): Promise<ScanEnvelope> {
+    const scanId = args.scan_id;
     checkListLength(args.ranked_entries, "ranked_entries", "ranked_entries");
     return locked(scanId, "scan_verify", backend, async (state, open) => {
       if (!state) throw notFound(scanId);
@@ -270,8 +257,8 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     });
   }
 
-  async function result(args: ScanResultArgs): Promise<ScanEnvelope> {
-    const scanId = checkScanId(args?.scan_id);
+  async function result(args: ToolArgs<"scan_result">): Promise<ScanEnvelope> {
+    const scanId = args.scan_id;
     const dir = new ScanDir(root, scanId, scrub);
     // Read-only and never waits on the lock: scan.json is only ever replaced whole.
     const state = dir.readState();

@@ -1,3 +1,4 @@
+import type { NextAction, ScanEnvelope } from "@resmon/mcp-contract";
 import {
   atRisk,
   coverageOf,
@@ -12,7 +13,6 @@ import { RETRY_AFTER_CAP_MS } from "./retrieval.js";
 import { scoresById } from "./shortlist.js";
 import type { RecordBook, ScanState } from "./state.js";
 import { nextStep, phaseOf, type Step } from "./steps.js";
-import type { NextAction, ScanEnvelope } from "./types.js";
 
 /** Abstracts in a screening batch are cut here (at a word), so a 25-item batch stays a few thousand tokens. */
 export const SCREEN_ABSTRACT_CHARS = 320;

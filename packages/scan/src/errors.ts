@@ -1,34 +1,12 @@
-/** One of the contract's error codes. */
-export type ScanErrorCode =
-  | "invalid_argument"
-  | "not_found"
-  | "conflict"
-  | "upstream_error"
-  | "backend_unavailable"
-  | "internal_error"
-  | "instance_mismatch"
-  | "identity_unavailable";
+import { ToolError } from "@resmon/mcp-contract";
 
-/** Thrown for every refusal in the design's table; the MCP glue turns it into {error, message, detail}. */
-export class ScanError extends Error {
-  constructor(
-    readonly code: ScanErrorCode,
-    message: string,
-    readonly detail: Record<string, unknown> = {},
-    /** The server's own refusal this one carries on (a request's failure, with the scan's stage added). */
-    override readonly cause?: unknown,
-  ) {
-    super(message);
-    this.name = "ScanError";
-  }
-}
-
+/** invalid_argument naming `field`: a check the contract's row cannot express (duplicates, blank text, list caps). */
 export function invalidArgument(
   field: string,
   message: string,
   extra: Record<string, unknown> = {},
-): ScanError {
-  return new ScanError("invalid_argument", message, { field, ...extra });
+): ToolError {
+  return new ToolError("invalid_argument", message, { field, ...extra });
 }
 
 /**
@@ -36,6 +14,17 @@ export function invalidArgument(
  * or oversized scan.json): said with what and where, relative to the scans directory. Whatever was
  * on disk before is left as it was, and nothing was sent to resmon after it.
  */
-export function storageRefusal(problem: string, path: string, message: string): ScanError {
-  return new ScanError("internal_error", message, { reason: "storage", problem, path });
+export function storageRefusal(problem: string, path: string, message: string): ToolError {
+  return new ToolError("internal_error", message, { reason: "storage", problem, path });
+}
+
+/** A refusal carried on with the scan's stage added to its detail (a failed request, a version gap). */
+export function atStage(error: ToolError, stage: string): ToolError {
+  return new ToolError(error.code, error.message, { ...error.detail, stage }, error.unavailable);
+}
+
+/** The HTTP status resmon answered with, when the refusal came from one. */
+export function statusOf(error: ToolError): number | undefined {
+  const s = error.detail.status;
+  return typeof s === "number" ? s : undefined;
 }

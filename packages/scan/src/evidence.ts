@@ -1,7 +1,8 @@
 import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { checkScanId } from "./args.js";
-import { invalidArgument, ScanError } from "./errors.js";
+import { isCanonicalUuid4 } from "@resmon/api-client";
+import { ToolError } from "@resmon/mcp-contract";
+import { invalidArgument } from "./errors.js";
 import { nextStep, phaseOf } from "./steps.js";
 import { FILES, ScanDir } from "./store.js";
 
@@ -32,6 +33,24 @@ export function isEvidenceFile(name: unknown): name is EvidenceFile {
  * the fixed names, inside the scan's own directory (its scan.json naming this scan_id), never through
  * a symlink, up to MAX_EVIDENCE_BYTES, and through the scrubber. Read-only: never waits on the lock.
  */
+/**
+ * The scan_id of an evidence read: no tool row parsed it (a resource address is not a tool call's
+ * arguments), so it is checked here, in the words scan_id's row uses.
+ */
+function checkScanId(scanId: unknown): string {
+  if (typeof scanId !== "string" || !isCanonicalUuid4(scanId)) {
+    // A UUID in capitals is the one mistake a caller can fix at once: say so in words.
+    const capitals = typeof scanId === "string" && isCanonicalUuid4(scanId.toLowerCase());
+    throw invalidArgument(
+      "scan_id",
+      capitals
+        ? "scan_id has capital letters: use lowercase (the same UUID, lowercased)."
+        : "scan_id must be a canonical lowercase UUIDv4 made by the caller.",
+    );
+  }
+  return scanId;
+}
+
 export function readEvidence(
   root: string,
   args: EvidenceArgs,
@@ -49,12 +68,12 @@ export function readEvidence(
   const dir = new ScanDir(root, scanId, scrub);
   const state = dir.readState();
   if (!state) {
-    throw new ScanError("not_found", `There is no scan ${scanId} here; start it with scan_start.`, {
+    throw new ToolError("not_found", `There is no scan ${scanId} here; start it with scan_start.`, {
       scan_id: scanId,
     });
   }
   if (state.files === null) {
-    throw new ScanError(
+    throw new ToolError(
       "not_found",
       `Scan ${scanId} has no evidence yet: its files are written when it completes (follow next_action).`,
       { scan_id: scanId, reason: "not_complete", phase: phaseOf(state, nextStep(state)) },
@@ -62,7 +81,7 @@ export function readEvidence(
   }
   const text = dir.readText(file, MAX_EVIDENCE_BYTES);
   if (text === undefined) {
-    throw new ScanError("not_found", `Scan ${scanId} is complete but its ${file} is not there.`, {
+    throw new ToolError("not_found", `Scan ${scanId} is complete but its ${file} is not there.`, {
       scan_id: scanId,
       reason: "file_missing",
       file,

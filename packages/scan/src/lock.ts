@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { linkSync, lstatSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
-import { ScanError } from "./errors.js";
+import { ToolError } from "@resmon/mcp-contract";
 import { readBounded, StorageProblem, tempPathFor, tempWriter, writeNew } from "./fsio.js";
 
 interface LockBody {
@@ -208,7 +208,7 @@ export function acquireLock(path: string, tool: string, now: Date): HeldLock {
       checkIsFile(path);
       const holder = readLock(path);
       if (!stale(path, holder)) {
-        throw new ScanError(
+        throw new ToolError(
           "conflict",
           "Another call is working on this scan; poll scan_result, which never waits.",
           {
@@ -239,7 +239,7 @@ export function acquireLock(path: string, tool: string, now: Date): HeldLock {
       },
     };
   }
-  throw new ScanError("conflict", "The scan's lock kept changing hands; poll scan_result and try again.", {
+  throw new ToolError("conflict", "The scan's lock kept changing hands; poll scan_result and try again.", {
     conflict: "scan_in_progress",
   });
 }

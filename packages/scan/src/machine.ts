@@ -1,7 +1,8 @@
+import type { NextAction, ScanEnvelope } from "@resmon/mcp-contract";
+import { ToolError } from "@resmon/mcp-contract";
 import type { Call } from "./call.js";
 import { coverageOf, gapDecision, roundFoundNothing } from "./coverage.js";
 import { envelopeOf } from "./envelope.js";
-import { ScanError } from "./errors.js";
 import { chunk, outsideWindow, pool } from "./pool.js";
 import { BATCH_SIZE, EXPANSION_K, EXPANSION_SEEDS, PROFILES } from "./profile.js";
 import { similarTo } from "./resmon.js";
@@ -9,12 +10,11 @@ import { retrievalPass } from "./retrieval.js";
 import { buildShortlist, scoresById, shortlistPages } from "./shortlist.js";
 import type { Batch, Candidate, ScanState } from "./state.js";
 import { nextStep } from "./steps.js";
-import type { NextAction, ScanEnvelope } from "./types.js";
 
 /** No retrieval of the round finished: the caller sends the same scan_start again. */
-export function roundFailedError(state: ScanState): ScanError {
+export function roundFailedError(state: ScanState): ToolError {
   const round = state.tasks.filter((t) => t.round === state.retrieving);
-  return new ScanError(
+  return new ToolError(
     "upstream_error",
     "No retrieval of this round finished; send the same scan_start again.",
     {

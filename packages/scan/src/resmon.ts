@@ -1,20 +1,21 @@
 /**
  * The resmon routes the scan uses. Every request goes through the Call (the server's adapter: one
- * deadline, one error mapping); a failure arrives here as that mapped refusal, a ScanError, and is
- * only sorted into what the scan does next. Answers are checked as the tools check theirs: a shape
+ * deadline, one error mapping); a failure arrives here as that mapped refusal, the contract's
+ * ToolError, and is only sorted into what the scan does next. Answers are checked as the tools check theirs: a shape
  * that is not resmon's is upstream_error, never read as "nothing".
  */
-import { statusOf } from "./backend.js";
+
+import { ToolError } from "@resmon/mcp-contract";
 import type { Call } from "./call.js";
 import { csvRows } from "./csv-export.js";
-import { ScanError } from "./errors.js";
+import { statusOf } from "./errors.js";
 import { type PaperRecord, recordFrom } from "./records.js";
 
 type Row = Record<string, unknown>;
 
 /** resmon answered, but not with what the route promises. */
-function notResmonShape(stage: string, what: string, got: string): ScanError {
-  return new ScanError(
+function notResmonShape(stage: string, what: string, got: string): ToolError {
+  return new ToolError(
     "upstream_error",
     `resmon's answer to ${what} is not the shape it documents (${got}), so it was not used; nothing was counted from it.`,
     { stage, reason: "unexpected_shape" },
@@ -73,7 +74,7 @@ export type SweepOutcome =
   | { kind: "uncertain"; message: string }
   | { kind: "refused"; message: string }
   /** Nothing was started (resmon restarted, or what answered is not resmon): the call fails with this. */
-  | { kind: "unreachable"; error: ScanError };
+  | { kind: "unreachable"; error: ToolError };
 
 export async function submitSweep(call: Call, body: SweepBody): Promise<SweepOutcome> {
   const sent: Row = {
@@ -89,7 +90,7 @@ export async function submitSweep(call: Call, body: SweepBody): Promise<SweepOut
   try {
     data = await call.request((c) => c.POST("/api/search/sweep", { body: sent as never }), "retrieve");
   } catch (error) {
-    if (!(error instanceof ScanError)) throw error;
+    if (!(error instanceof ToolError)) throw error;
     const status = statusOf(error);
     if (status === 429) {
       const after = error.detail.retry_after;
@@ -119,7 +120,7 @@ export async function getExecution(call: Call, execId: number): Promise<Row | nu
       "retrieve",
     );
   } catch (error) {
-    if (error instanceof ScanError && error.code === "not_found") return null;
+    if (error instanceof ToolError && error.code === "not_found") return null;
     throw error;
   }
   const what = `the progress of execution ${execId}`;
@@ -193,7 +194,7 @@ export async function corpusSearch(
 
 export type SimilarOutcome =
   | { ok: true; records: PaperRecord[]; reason: string | null }
-  | { ok: false; error: ScanError };
+  | { ok: false; error: ToolError };
 
 export async function similarTo(call: Call, docId: number, k: number): Promise<SimilarOutcome> {
   let answer: unknown;
@@ -206,7 +207,7 @@ export async function similarTo(call: Call, docId: number, k: number): Promise<S
       "expand",
     );
   } catch (error) {
-    if (error instanceof ScanError) return { ok: false, error };
+    if (error instanceof ToolError) return { ok: false, error };
     throw error;
   }
   const data = asObject(answer, "expand", "the similar-papers request");
@@ -268,7 +269,7 @@ export async function lifecycleOf(
     );
   } catch (error) {
     // A check that did not finish is said as that (lifecycle_unchecked), never as "not retracted".
-    if (error instanceof ScanError) return { finished: false, error: error.message };
+    if (error instanceof ToolError) return { finished: false, error: error.message };
     throw error;
   }
   const data = asObject(answer, "verify", `the lifecycle of document ${docId}`);

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { ToolError } from "@resmon/mcp-contract";
 import { windowDates } from "./args.js";
-import { BudgetSpent, lackRefusal } from "./backend.js";
+import { BudgetSpent } from "./backend.js";
 import type { Call } from "./call.js";
 import { roundFoundNothing, sweepCoverageOf } from "./coverage.js";
-import { ScanError } from "./errors.js";
+import { atStage } from "./errors.js";
 import {
   corpusSearch,
   executionRecords,
@@ -177,7 +178,7 @@ async function submit(call: Call, task: RetrievalTask): Promise<void> {
         // Left "submitting": the next call reconciles it with resmon's list of runs by its request id.
         task.error = `resmon answered the sweep with execution ${outcome.execution_id}, which is another run of this scan.`;
         call.save();
-        throw new ScanError(
+        throw new ToolError(
           "upstream_error",
           `resmon answered a new sweep with execution ${outcome.execution_id}, a run this scan already holds, so the answer was not used.`,
           { stage: "retrieve", reason: "execution_id_reused", execution_id: outcome.execution_id },
@@ -273,7 +274,7 @@ async function searchCorpus(call: Call, task: RetrievalTask): Promise<void> {
     task.status = "done";
     task.error = null;
   } catch (error) {
-    if (!(error instanceof ScanError) || error.code === "backend_unavailable") throw error;
+    if (!(error instanceof ToolError) || error.code === "backend_unavailable") throw error;
     task.status = "failed";
     task.error = error.message;
   }
@@ -298,7 +299,7 @@ export async function retrievalPass(call: Call, round: number): Promise<boolean>
     }
     // A sweep's rows come through the JSON export with ids: on a resmon without it nothing is sent.
     const lack = isFinal(task) ? null : (await call.serves("retrieve")).json_export;
-    if (lack) throw lackRefusal(lack, "retrieve");
+    if (lack) throw atStage(lack, "retrieve");
     if (task.status === "submitting") await reconcile(call, task);
     if (task.status === "pending") await submit(call, task);
     else if (task.status === "running") {

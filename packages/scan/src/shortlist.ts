@@ -1,6 +1,6 @@
+import type { ScreenScore } from "@resmon/mcp-contract";
 import { PAGE_SIZE, SHORTLIST_IN_WINDOW, SHORTLIST_MIN_SCORE, SHORTLIST_OUTSIDE } from "./profile.js";
 import type { Batch, Candidate } from "./state.js";
-import type { ScreenScore } from "./types.js";
 
 /** Every accepted score by doc id. */
 export function scoresById(batches: readonly Batch[]): Map<number, ScreenScore> {

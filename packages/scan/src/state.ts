@@ -1,7 +1,6 @@
+import type { GapQuery, RankedEntry, ScreenScore } from "@resmon/mcp-contract";
 import type { StartInputs } from "./args.js";
-import type { SweepCoverage } from "./coverage.js";
 import type { PaperRecord } from "./records.js";
-import type { GapQuery, RankedEntry, ScreenScore } from "./types.js";
 
 /** What GET /api/documents/{id}/lifecycle told us, or that the check did not finish. */
 export type LifecycleOutcome =
@@ -9,7 +8,17 @@ export type LifecycleOutcome =
   /** `asked: false`: no request was sent, because this resmon has no lifecycle route (error says so). */
   | { finished: false; error: string; asked?: false };
 
-export type { SweepCoverage };
+/** One sweep's coverage, as resmon's run recorded it (GET /api/executions/{id}: `coverage`, `source_outcomes`). */
+export interface SweepCoverage {
+  /** false: resmon's run carried no coverage at all, so every source's outcome is not_reported (never "answered"). */
+  reported?: boolean;
+  summary: string | null;
+  /** resmon's counts (answered, non_answer, unknown, genuine_empty[, in_part]), verbatim. */
+  counts?: Record<string, number> | null;
+  /** Per source, resmon's own row: category, label, note, status, result_count, zero_reason…, verbatim. */
+  sources: Record<string, unknown>[];
+  sources_that_could_not_answer: string[];
+}
 
 /** One planned retrieval: a sweep (POST /api/search/sweep) or a corpus search, for one query of one round. */
 export interface RetrievalTask {

@@ -1,6 +1,6 @@
+import type { ScanPhase } from "@resmon/mcp-contract";
 import { roundFoundNothing } from "./coverage.js";
 import type { Batch, Page, ScanState } from "./state.js";
-import type { ScanPhase } from "./types.js";
 
 /** What the scan needs next, read from its state alone (so scan_result and every call agree). */
 export type Step =

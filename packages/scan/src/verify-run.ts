@@ -1,3 +1,4 @@
+import type { RankedEntry } from "@resmon/mcp-contract";
 import type { Call } from "./call.js";
 import { coverageOf } from "./coverage.js";
 import { bibInRankOrder, buildEvidence, type Ranked, renderMarkdown } from "./emit.js";
@@ -6,7 +7,6 @@ import { clip } from "./records.js";
 import { exportBibtex, exportCsv, exportJson, lifecycleOf } from "./resmon.js";
 import { scoresById } from "./shortlist.js";
 import type { Candidate, RecordFrom, ScanState, Verdict } from "./state.js";
-import type { RankedEntry } from "./types.js";
 import { matchExportRows, verdictFor } from "./verify.js";
 
 /**

@@ -1,3 +1,4 @@
+import type { Cite } from "@resmon/mcp-contract";
 import { asCsvRenders } from "./csv-export.js";
 import {
   changedFields,
@@ -9,7 +10,6 @@ import {
   yearOf,
 } from "./records.js";
 import type { LifecycleOutcome, RecordFrom, Verdict } from "./state.js";
-import type { Cite } from "./types.js";
 
 /** The cited values against resmon's record now: DOI normalised, title close, year ±1, first author's surname. */
 export function citeMismatches(cite: Cite | undefined, record: PaperRecord): Verdict["mismatches"] {

@@ -1,10 +1,10 @@
+import type { ScanEnvelope } from "@resmon/mcp-contract";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100kBase from "js-tiktoken/ranks/cl100k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeStart } from "../src/args.js";
 import { newState } from "../src/engine.js";
 import { envelopeOf, SCREEN_ABSTRACT_CHARS } from "../src/envelope.js";
-import type { ScanEnvelope } from "../src/index.js";
 import type { PaperRecord } from "../src/records.js";
 import type { RecordBook, ScanState } from "../src/state.js";
 import { type Rig, rig } from "./helpers/backend.js";

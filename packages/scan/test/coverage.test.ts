@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import type { ResmonClient } from "@resmon/api-client";
+import type { ScanEnvelope } from "@resmon/mcp-contract";
 import type { SourceMode } from "@resmon/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ScanEnvelope } from "../src/index.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd } from "./helpers/model.js";
 import { plainBackend } from "./helpers/plain-backend.js";

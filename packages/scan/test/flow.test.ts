@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { ToolError } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ScanError } from "../src/index.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd, GAP_QUERIES, scoreBatch } from "./helpers/model.js";
 import { startArgs } from "./helpers/plan.js";
@@ -92,7 +92,7 @@ describe("a whole scan, following next_action alone", () => {
     const changed = await engine
       .continue({ scan_id: args.scan_id, gap_queries: [] })
       .catch((e: unknown) => e);
-    expect((changed as ScanError).detail.conflict).toBe("already_accepted");
+    expect((changed as ToolError).detail.conflict).toBe("already_accepted");
     const seen = await driveToEnd(engine, gap);
     expect(seen.some((e) => e.phase === "gap" && e.next_action === "screen_candidates")).toBe(true);
     expect(seen.at(-1)?.next_action).toBe("complete");

@@ -6,18 +6,21 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ToolError } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Lack, ScanBackend, ScanServes } from "../src/index.js";
+import type { ScanBackend, ScanServes } from "../src/index.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd } from "./helpers/model.js";
 import { startArgs } from "./helpers/plan.js";
 import { refused } from "./helpers/refused.js";
 
-function lack(what: string, needs: string): Lack {
-  return {
-    message: `resmon 1.6.1 has no ${what}: that needs resmon ${needs} or newer.`,
-    detail: { reason: "not_in_this_resmon", resmon_version: "1.6.1", needs },
-  };
+/** The version gap as the server's this-resmon.ts words it. */
+function lack(what: string, needs: string): ToolError {
+  return new ToolError("conflict", `resmon 1.6.1 has no ${what}: that needs resmon ${needs} or newer.`, {
+    reason: "not_in_this_resmon",
+    resmon_version: "1.6.1",
+    needs,
+  });
 }
 
 /** What resmon 1.6 lacks of what the scan uses (releases.ts in the testkit has the facts). */

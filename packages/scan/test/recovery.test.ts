@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type ScanEnvelope, ToolError } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type ScanEnvelope, ScanError } from "../src/index.js";
 import type { ScanState } from "../src/state.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd } from "./helpers/model.js";
@@ -44,12 +44,12 @@ describe("retry and recovery", () => {
     const args = startArgs();
     r.kit.setFault("/api/search/sweep", { kind: "status", status: 503 });
     const failed = await engine.start(args).catch((e: unknown) => e);
-    expect(failed).toBeInstanceOf(ScanError);
-    expect((failed as ScanError).code).toBe("upstream_error");
-    expect((failed as ScanError).detail).toMatchObject({ stage: "retrieve", next_action: "retry_start" });
+    expect(failed).toBeInstanceOf(ToolError);
+    expect((failed as ToolError).code).toBe("upstream_error");
+    expect((failed as ToolError).detail).toMatchObject({ stage: "retrieve", next_action: "retry_start" });
     expect((await engine.result({ scan_id: args.scan_id })).next_action).toBe("retry_start");
     const poll = await engine.continue({ scan_id: args.scan_id }).catch((e: unknown) => e);
-    expect((poll as ScanError).detail.next_action).toBe("retry_start");
+    expect((poll as ToolError).detail.next_action).toBe("retry_start");
     expect(r.sweepPosts()).toBe(0);
     r.kit.clearFaults();
     const retried = await engine.start(args);
@@ -61,7 +61,7 @@ describe("retry and recovery", () => {
     const engine = r.engine();
     const args = startArgs({ retrieval: "both" });
     r.kit.setFault("/api/search/sweep", { kind: "status", status: 503 });
-    await expect(engine.start(args)).rejects.toBeInstanceOf(ScanError);
+    await expect(engine.start(args)).rejects.toBeInstanceOf(ToolError);
     const corpusCalls = r.kit.requests.filter((q) => q.route === "/api/explorer/search").length;
     expect(corpusCalls).toBe(6);
     r.kit.clearFaults();
@@ -75,13 +75,13 @@ describe("retry and recovery", () => {
     const args = startArgs();
     r.kit.refuseAllTokens(true);
     const e = await engine.start(args).catch((x: unknown) => x);
-    expect((e as ScanError).code).toBe("backend_unavailable");
+    expect((e as ToolError).code).toBe("backend_unavailable");
     expect(stateOf(args.scan_id).tasks.every((t) => t.status === "pending")).toBe(true);
     r.kit.refuseAllTokens(false);
     // A 401 on the sweep itself: nothing was started, so the sweep is sent again, never marked failed.
     r.kit.setFault("/api/search/sweep", { kind: "status", status: 401 }, { times: 1 });
     const e2 = await engine.start(args).catch((x: unknown) => x);
-    expect((e2 as ScanError).code).toBe("backend_unavailable");
+    expect((e2 as ToolError).code).toBe("backend_unavailable");
     expect(stateOf(args.scan_id).tasks.some((t) => t.status === "failed")).toBe(false);
     let env = await engine.start(args);
     for (let i = 0; i < 50 && env.next_action === "await_retrieval"; i++)
@@ -179,7 +179,7 @@ describe("retry and recovery", () => {
     const running = engine.start(args);
     await new Promise((resolve) => setTimeout(resolve, 150));
     const e = await engine.continue({ scan_id: args.scan_id }).catch((x: unknown) => x);
-    expect((e as ScanError).detail?.conflict).toBe("scan_in_progress");
+    expect((e as ToolError).detail?.conflict).toBe("scan_in_progress");
     await running;
   });
 
@@ -190,7 +190,7 @@ describe("retry and recovery", () => {
     const lockPath = join(r.dataDir, args.scan_id, "lock");
     writeFileSync(lockPath, lockBody(process.pid, "scan_continue"));
     const e = await engine.continue({ scan_id: args.scan_id }).catch((x: unknown) => x);
-    expect((e as ScanError).detail).toMatchObject({
+    expect((e as ToolError).detail).toMatchObject({
       conflict: "scan_in_progress",
       holder: { pid: process.pid, tool: "scan_continue" },
     });

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { ToolError } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type ScanEngine, ScanError } from "../src/index.js";
-import { type Rig, rig } from "./helpers/backend.js";
+import type { ScanEngine } from "../src/index.js";
+import { asTheServerCalls, type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd, rankPage, scoreBatch } from "./helpers/model.js";
 import { startArgs } from "./helpers/plan.js";
 
@@ -14,13 +15,13 @@ afterEach(async () => {
   await r.close();
 });
 
-async function refusal(p: Promise<unknown>): Promise<ScanError> {
+async function refusal(p: Promise<unknown>): Promise<ToolError> {
   const error = await p.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ScanError);
-  return error as ScanError;
+  expect(error).toBeInstanceOf(ToolError);
+  return error as ToolError;
 }
 
 type Items = { items: { doc_id: number; doi?: string | null; title?: string | null }[] };
@@ -35,7 +36,7 @@ async function toScreening(engine: ScanEngine) {
 
 describe("refusals", () => {
   it("a non-canonical scan_id: invalid_argument, nothing written, nothing sent", async () => {
-    const engine = r.engine();
+    const engine = asTheServerCalls(r.engine());
     r.kit.clearRequests();
     for (const bad of [
       "not-a-uuid",

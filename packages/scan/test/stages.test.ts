@@ -1,8 +1,8 @@
+import { ToolError } from "@resmon/mcp-contract";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { artifactHash, checkRankedPage, checkScreenScores, fitIds } from "../src/artifacts.js";
 import { coverageOf, gapDecision } from "../src/coverage.js";
-import { ScanError } from "../src/errors.js";
 import { buildShortlist, shortlistPages } from "../src/shortlist.js";
 import type { Batch, Candidate, RetrievalTask } from "../src/state.js";
 
@@ -54,7 +54,7 @@ describe("artifact fit", () => {
       checkScreenScores([1], [{ doc_id: 1, score: 2, criteria_hit: ["C7"] }], ["C1"]);
       throw new Error("accepted");
     } catch (e) {
-      expect((e as ScanError).detail).toMatchObject({ reason: "bad_artifact", bad_criteria: ["C7"] });
+      expect((e as ToolError).detail).toMatchObject({ reason: "bad_artifact", bad_criteria: ["C7"] });
     }
   });
 
@@ -68,8 +68,8 @@ describe("artifact fit", () => {
         ],
       ),
     ).not.toThrow();
-    expect(() => checkRankedPage([1, 2], [{ doc_id: 1, rank: 1 }])).toThrow(ScanError);
-    expect(() => checkRankedPage([1], [{ doc_id: 1, rank: 0 }])).toThrow(ScanError);
+    expect(() => checkRankedPage([1, 2], [{ doc_id: 1, rank: 1 }])).toThrow(ToolError);
+    expect(() => checkRankedPage([1], [{ doc_id: 1, rank: 0 }])).toThrow(ToolError);
   });
 
   it("hashes an artifact independent of its order", () => {

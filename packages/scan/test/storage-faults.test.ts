@@ -17,9 +17,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ScanEnvelope } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeAtomic } from "../src/fsio.js";
-import { createScanEngine, type ScanEnvelope } from "../src/index.js";
+import { createScanEngine } from "../src/index.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd, scoreBatch } from "./helpers/model.js";
 import { startArgs } from "./helpers/plan.js";

@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { ToolError } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultScanDataDir } from "../src/data-dir.js";
-import { ScanError } from "../src/errors.js";
 import { ensureDir, writeAtomic } from "../src/fsio.js";
 import { acquireLock } from "../src/lock.js";
 import { deadPid } from "./helpers/process.js";
@@ -68,8 +68,8 @@ describe("the per-scan lock", () => {
       acquireLock(path, "scan_continue", new Date());
       throw new Error("acquired twice");
     } catch (e) {
-      expect(e).toBeInstanceOf(ScanError);
-      expect((e as ScanError).detail).toMatchObject({
+      expect(e).toBeInstanceOf(ToolError);
+      expect((e as ToolError).detail).toMatchObject({
         conflict: "scan_in_progress",
         holder: { pid: process.pid, tool: "scan_start" },
       });

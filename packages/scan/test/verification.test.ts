@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
+import type { RankedEntry, ScanEnvelope } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RankedEntry, ScanEnvelope } from "../src/index.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { startArgs } from "./helpers/plan.js";
 

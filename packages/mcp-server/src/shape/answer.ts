@@ -1,4 +1,4 @@
-import { TOOL_BY_NAME, type ToolDef, type ToolName, type ToolResult } from "@resmon/mcp-contract";
+import { FIRST_ISSUE_ONLY, TOOL_BY_NAME, type ToolName, type ToolResult } from "@resmon/mcp-contract";
 import { ToolError } from "../errors.js";
 import { log } from "../log.js";
 
@@ -8,14 +8,6 @@ import { log } from "../log.js";
  * nearly always resmon's answer lacking what the tool promises: upstream_error naming the field,
  * never a half answer. The value itself is returned, unchanged (key order included).
  */
-/**
- * zod's abortEarly (what its own validate() passes; the public ParseContext type omits it): stop at
- * the first issue, which is all a refusal names. Otherwise a reply of a million malformed rows, well
- * under the body ceiling, cost a million issues (3.4 GB RSS and 77 s were measured). The server's
- * argument check (server.ts) passes it too.
- */
-export const FIRST_ISSUE_ONLY = { abortEarly: true } as Parameters<ToolDef["output"]["safeParse"]>[1];
-
 export function answerOf<N extends ToolName>(name: N, value: Record<string, unknown>): ToolResult<N> {
   const checked = TOOL_BY_NAME[name].output.safeParse(value, FIRST_ISSUE_ONLY);
   if (checked.success) return value as ToolResult<N>;

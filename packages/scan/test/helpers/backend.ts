@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createResmonClient, type ResmonClient } from "@resmon/api-client";
+import { parseArguments } from "@resmon/mcp-contract";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import {
   createScanEngine,
@@ -20,6 +21,20 @@ export interface Rig {
   engine: (opts?: Partial<ScanEngineOptions>) => ScanEngine;
   sweepPosts: () => number;
   close: () => Promise<void>;
+}
+
+/**
+ * The engine as the server calls it: each call's arguments parsed by its tool's row first (the
+ * contract's one validation), for a test that sends what only a caller could (a malformed scan_id).
+ */
+export function asTheServerCalls(engine: ScanEngine): ScanEngine {
+  return {
+    ...engine,
+    start: async (args, backend) => engine.start(parseArguments("scan_start", args), backend),
+    continue: async (args, backend) => engine.continue(parseArguments("scan_continue", args), backend),
+    verify: async (args, backend) => engine.verify(parseArguments("scan_verify", args), backend),
+    result: async (args) => engine.result(parseArguments("scan_result", args)),
+  };
 }
 
 /** An in-process stand-in backend (as resmon `as`, default the current one), a client on it, and a fresh scan data dir. */

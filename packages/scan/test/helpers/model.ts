@@ -1,4 +1,5 @@
-import type { RankedEntry, ScanEngine, ScanEnvelope, ScreenScore } from "../../src/index.js";
+import type { RankedEntry, ScanEnvelope, ScreenScore } from "@resmon/mcp-contract";
+import type { ScanEngine } from "../../src/index.js";
 
 type Item = { doc_id: number; title?: string | null; doi?: string | null; year?: number | null };
 

@@ -1,14 +1,11 @@
 import type { ApiError, ApiResult, ResmonClient } from "@resmon/api-client";
+import { type ErrorCode, ToolError } from "@resmon/mcp-contract";
 import type { ScanBackend } from "../../src/index.js";
 
-/** A refusal shaped as the server's ToolError is: code, message, detail. */
-class Refused extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly detail: Record<string, unknown>,
-  ) {
-    super(message);
+/** The contract's error, as the server's adapter throws it. */
+class Refused extends ToolError {
+  constructor(code: ErrorCode, message: string, detail: Record<string, unknown>) {
+    super(code, message, detail);
   }
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { QueryPlan, ScanStartArgs } from "../../src/types.js";
+import type { QueryPlan, ToolArgs } from "@resmon/mcp-contract";
+
+type ScanStartArgs = ToolArgs<"scan_start">;
 
 /** A plan over the stand-in's graph-learning topic (sweeps match every word of the query in a title). */
 export const GRAPH_PLAN: QueryPlan = {
