@@ -2,20 +2,26 @@
  * The contract's version rules (contract/README.md, "How a change is made"), as code.
  *
  * A surface is what a caller may rely on: the tools and their class, each argument's name,
- * required-ness and accepted values, each success shape, the settings lists and the error codes.
+ * required-ness and accepted values, each success shape, the settings lists and the error codes;
+ * since 1.4 also the prompts and their arguments, the evidence resources' URI template and MIME
+ * types, and which tools report progress.
  * Descriptions and titles are not part of it, and neither is spelling: a schema is compared by what
  * it accepts, so `anyOf: [{type: X}, {type: "null"}]` and `type: [X, "null"]` are the same shape
  * (in either order). Comparing a surface with a committed baseline
  * (contract/baseline/<version>.json) classifies every difference:
  *   breaking  — a tool removed, an argument removed or renamed, a required argument added, an
  *               argument's type changed, a success shape changed, a tool's class changed, an error
- *               code removed: needs a new major version;
- *   additive  — a tool added, an optional argument added, an answer key added, a tool answering on
+ *               code removed; a prompt or its argument removed, a required prompt argument added;
+ *               the resource URI template changed, a resource file removed or its MIME type
+ *               changed: needs a new major version;
+ *   additive  — a tool, prompt, resource file or progress-reporting tool added, an optional
+ *               (tool or prompt) argument added, an answer key added, a tool answering on
  *               an older resmon than before, a required answer key made optional only below the
  *               resmon line of the feature that carries it where the baseline refused the tool
  *               (its needs_resmon was that line or newer): needs a minor bump;
  *   narrowing — the server refuses what it accepted (a settings key leaving the writable list, an
- *               argument's accepted values changed, a tool needing a newer resmon): needs a minor bump.
+ *               argument's accepted values changed, a tool needing a newer resmon), or a tool stops
+ *               reporting progress: needs a minor bump.
  *
  * `tsx src/versioning.ts --write-baseline` writes contract/baseline/<CONTRACT_VERSION>.json;
  * `--write-baseline --from <contract.json>` writes the baseline of that contract document instead
@@ -62,11 +68,26 @@ function needsOf(tool: ToolSurface): string {
   return tool.needs_resmon ?? UNVERSIONED_NEEDS;
 }
 
+/** A prompt as a caller relies on it: its arguments and which are required (the words are not frozen). */
+export interface PromptSurface {
+  args: Record<string, { required: boolean }>;
+}
+
+/** The scan evidence resources (1.4): the URI template and each file's MIME type. */
+export interface ResourceSurface {
+  uri_template: string;
+  files: Record<string, string>;
+}
+
 export interface Surface {
   contract_version: string;
   tools: Record<string, ToolSurface>;
   settings: { groups: string[]; writable: string[]; withheld: string[] };
   error_codes: string[];
+  /** Contract 1.4+; a baseline without them had none. */
+  prompts?: Record<string, PromptSurface>;
+  resources?: ResourceSurface | null;
+  progress_tools?: string[];
 }
 
 export type ChangeKind = "breaking" | "additive" | "narrowing";
@@ -184,11 +205,35 @@ export function surfaceOf(doc: unknown): Surface {
   const s = (d.settings ?? {}) as JsonObject;
   const keys = (v: Json | undefined) =>
     (Array.isArray(v) ? v.map(String) : isObject(v) ? Object.keys(v) : []).sort();
+  const prompts: Record<string, PromptSurface> = {};
+  for (const p of Array.isArray(d.prompts) ? d.prompts : []) {
+    if (!isObject(p)) continue;
+    const args: PromptSurface["args"] = {};
+    for (const a of Array.isArray(p.arguments) ? p.arguments : [])
+      if (isObject(a)) args[String(a.name)] = { required: a.required === true };
+    prompts[String(p.name)] = { args };
+  }
+  const r = isObject(d.resources) ? d.resources : undefined;
+  const resources: ResourceSurface | null = r
+    ? {
+        uri_template: String(r.uri_template),
+        files: Object.fromEntries(
+          (Array.isArray(r.files) ? r.files : [])
+            .filter(isObject)
+            .map((f) => [String(f.file), String(f.mime_type)]),
+        ),
+      }
+    : null;
+  const progress =
+    isObject(d.progress) && isObject(d.progress.tools) ? Object.keys(d.progress.tools).sort() : [];
   return {
     contract_version: String(d.contract_version),
     tools,
     settings: { groups: keys(s.groups), writable: keys(s.writable), withheld: keys(s.withheld) },
     error_codes: keys(d.error_codes),
+    prompts,
+    resources,
+    progress_tools: progress,
   };
 }
 
@@ -330,7 +375,77 @@ export function diffSurfaces(before: Surface, after: Surface): Change[] {
     out,
   );
   diffList("error code", before.error_codes, after.error_codes, "breaking", "additive", out);
+  diffPrompts(before.prompts ?? {}, after.prompts ?? {}, out);
+  diffResources(before.resources ?? null, after.resources ?? null, out);
+  // Progress is best effort by the protocol (a server MAY send none), so a tool that stops reporting
+  // breaks no reader; but two servers that behave differently must not share a version.
+  diffList(
+    "progress tool",
+    before.progress_tools ?? [],
+    after.progress_tools ?? [],
+    "narrowing",
+    "additive",
+    out,
+  );
   return out;
+}
+
+/** Prompts as the tool table: one removed or an argument removed or newly required breaks a caller. */
+function diffPrompts(
+  before: Record<string, PromptSurface>,
+  after: Record<string, PromptSurface>,
+  out: Change[],
+) {
+  for (const [name, prompt] of Object.entries(before)) {
+    const now = after[name];
+    if (!now) {
+      out.push({ kind: "breaking", what: `prompt ${name} removed or renamed` });
+      continue;
+    }
+    for (const [arg, was] of Object.entries(prompt.args)) {
+      const is = now.args[arg];
+      if (!is) out.push({ kind: "breaking", what: `prompt ${name}: argument ${arg} removed or renamed` });
+      else if (!was.required && is.required)
+        out.push({ kind: "breaking", what: `prompt ${name}: argument ${arg} became required` });
+      else if (was.required && !is.required)
+        out.push({ kind: "additive", what: `prompt ${name}: argument ${arg} became optional` });
+    }
+    for (const [arg, is] of Object.entries(now.args)) {
+      if (prompt.args[arg]) continue;
+      out.push(
+        is.required
+          ? { kind: "breaking", what: `prompt ${name}: required argument ${arg} added` }
+          : { kind: "additive", what: `prompt ${name}: optional argument ${arg} added` },
+      );
+    }
+  }
+  for (const name of Object.keys(after))
+    if (!before[name]) out.push({ kind: "additive", what: `prompt ${name} added` });
+}
+
+/** A resource URI or MIME type a caller stored or dispatches on must not move; a new file is additive. */
+function diffResources(before: ResourceSurface | null, after: ResourceSurface | null, out: Change[]) {
+  if (before === null) {
+    if (after !== null) out.push({ kind: "additive", what: `resources ${after.uri_template} added` });
+    return;
+  }
+  if (after === null) {
+    out.push({ kind: "breaking", what: `resources ${before.uri_template} removed` });
+    return;
+  }
+  if (before.uri_template !== after.uri_template)
+    out.push({
+      kind: "breaking",
+      what: `resource URI template changed (${before.uri_template} -> ${after.uri_template})`,
+    });
+  for (const [file, mime] of Object.entries(before.files)) {
+    const now = after.files[file];
+    if (now === undefined) out.push({ kind: "breaking", what: `resource file ${file} removed` });
+    else if (now !== mime)
+      out.push({ kind: "breaking", what: `resource file ${file} changed MIME type (${mime} -> ${now})` });
+  }
+  for (const file of Object.keys(after.files))
+    if (before.files[file] === undefined) out.push({ kind: "additive", what: `resource file ${file} added` });
 }
 
 export type Bump = "none" | "minor" | "major";

@@ -111,7 +111,9 @@ describe("the current contract against its baseline", () => {
     // 1.1 carries other changes too (contract/README.md, "Changes in 1.1"), additive or narrowing;
     // none may break a 1.0 row, and the scan tools add nothing but themselves.
     expect(changes.filter((c) => c.kind === "breaking")).toEqual([]);
-    expect(changes.filter((c) => /scan_/.test(c.what))).toHaveLength(4);
+    // (1.4's progress and resource lines name scan tools and scan_id too: they are not tool changes.)
+    const scanTools = changes.filter((c) => /^(tool )?scan_/.test(c.what));
+    expect(scanTools).toHaveLength(4);
     for (const name of ["scan_start", "scan_continue", "scan_verify", "scan_result"]) {
       expect(changes).toContainEqual({ kind: "additive", what: `tool ${name} added` });
     }
@@ -390,6 +392,92 @@ describe("the rule, on mutated copies of the contract", () => {
   it("an error code removed is breaking, one added is additive", () => {
     expect(judge((d) => void d.error_codes.pop()).bump).toBe("major");
     expect(judge((d) => void d.error_codes.push("rate_limited")).bump).toBe("minor");
+  });
+
+  it("1.4's prompts, resources and progress tools are additive against 1.3, which had none", () => {
+    const base = all.find((b) => b.contract_version === "1.3") as Surface;
+    expect(base.prompts).toBeUndefined();
+    const changes = diffSurfaces(base, currentSurface()).filter((c) =>
+      /prompt|resource|progress/.test(c.what),
+    );
+    expect(changes).toContainEqual({ kind: "additive", what: "prompt literature_scan added" });
+    expect(changes).toContainEqual({
+      kind: "additive",
+      what: "resources resmon-scan://{scan_id}/{file} added",
+    });
+    expect(changes).toContainEqual({ kind: "additive", what: "progress tool: scan_start added" });
+    expect(changes.every((c) => c.kind === "additive")).toBe(true);
+    expect(checkVersion("1.3", "1.3", changes).ok).toBe(false);
+    expect(checkVersion("1.3", "1.4", changes).ok).toBe(true);
+  });
+
+  it("a prompt is held like a tool: removed or a required argument added breaks, an optional one is additive", () => {
+    type Prompt = { name: string; arguments: { name: string; required: boolean }[] };
+    const prompts = (d: Json) => d.prompts as Prompt[];
+    const scanPrompt = (d: Json) => prompts(d).find((p) => p.name === "literature_scan") as Prompt;
+    expect(
+      judge((d) => {
+        d.prompts = [];
+      }).changes,
+    ).toEqual([{ kind: "breaking", what: "prompt literature_scan removed or renamed" }]);
+    const required = judge((d) => void scanPrompt(d).arguments.push({ name: "depth", required: true }));
+    expect(required.bump).toBe("major");
+    const optional = judge((d) => void scanPrompt(d).arguments.push({ name: "depth", required: false }));
+    expect(optional.changes).toEqual([
+      { kind: "additive", what: "prompt literature_scan: optional argument depth added" },
+    ]);
+    expect(optional.ok("1.1")).toBe(true);
+    const madeRequired = judge((d) => {
+      const window = scanPrompt(d).arguments.find((a) => a.name === "window");
+      if (window) window.required = true;
+    });
+    expect(madeRequired.bump).toBe("major");
+    const dropped = judge((d) => {
+      scanPrompt(d).arguments = scanPrompt(d).arguments.filter((a) => a.name !== "sources");
+    });
+    expect(dropped.bump).toBe("major");
+    // The words are not frozen.
+    const reworded = judge((d) => {
+      (scanPrompt(d) as unknown as Json).description = "Another wording.";
+      (scanPrompt(d) as unknown as Json).message = { role: "user", lines: [{ text: "Other words." }] };
+    });
+    expect(reworded.bump).toBe("none");
+  });
+
+  it("a resource's URI template or MIME type moving, or a file removed, breaks; a file added is additive", () => {
+    type Resources = { uri_template: string; files: { file: string; mime_type: string }[] };
+    const res = (d: Json) => d.resources as Resources;
+    expect(
+      judge((d) => {
+        res(d).uri_template = "resmon://scans/{scan_id}/{file}";
+      }).bump,
+    ).toBe("major");
+    expect(
+      judge((d) => {
+        const bib = res(d).files.find((f) => f.file === "evidence.bib");
+        if (bib) bib.mime_type = "text/plain";
+      }).bump,
+    ).toBe("major");
+    expect(judge((d) => void res(d).files.pop()).bump).toBe("major");
+    expect(judge((d) => void delete d.resources).bump).toBe("major");
+    const added = judge(
+      (d) =>
+        void res(d).files.push({ file: "evidence.ris", mime_type: "application/x-research-info-systems" }),
+    );
+    expect(added.changes).toEqual([{ kind: "additive", what: "resource file evidence.ris added" }]);
+  });
+
+  it("a tool that stops reporting progress is a narrowing, one that starts is additive", () => {
+    const tools = (d: Json) => (d.progress as { tools: Record<string, string> }).tools;
+    const stopped = judge((d) => void delete tools(d).export_references);
+    expect(stopped.changes).toEqual([
+      { kind: "narrowing", what: "progress tool: export_references removed" },
+    ]);
+    expect(stopped.ok("1.1")).toBe(true);
+    const started = judge((d) => {
+      tools(d).run_sweep = "the sweep's sources";
+    });
+    expect(started.changes).toEqual([{ kind: "additive", what: "progress tool: run_sweep added" }]);
   });
 
   it("a version going backwards never passes", () => {

@@ -1,6 +1,8 @@
 import { ERROR_CODES, VERSION_GAP_CODE } from "./errors.js";
 import { EXCLUDED_ROUTES } from "./excluded.js";
 import { toToolJsonSchema } from "./json-schema.js";
+import { PROGRESS_MAX_PER_SECOND, PROGRESS_TOOLS } from "./progress.js";
+import { PROMPTS } from "./prompts.js";
 import {
   ARGUMENT_NEEDS,
   FEATURE_KEYS,
@@ -12,6 +14,7 @@ import {
   SETTING_SINCE,
   toolNeeds,
 } from "./resmon-versions.js";
+import { SCAN_EVIDENCE_RESOURCES, SCAN_RESOURCE_SCHEME, SCAN_RESOURCE_TEMPLATE } from "./resources.js";
 import { ROUTES } from "./routes.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./schema-parts.js";
 import {
@@ -69,6 +72,21 @@ export function contractDocument() {
       version_gap: { error: VERSION_GAP_CODE, reason: NOT_IN_THIS_RESMON },
     },
     excluded_routes: EXCLUDED_ROUTES,
+    // 1.4: the surface beyond tools. A prompt is one user message: its lines joined by "\n", each
+    // `{argument}` filled in, a line with `when`/`unless` kept only when that argument is (not) given.
+    prompts: PROMPTS.map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: p.description,
+      arguments: p.arguments,
+      message: { role: "user", lines: p.lines },
+    })),
+    resources: {
+      scheme: SCAN_RESOURCE_SCHEME,
+      uri_template: SCAN_RESOURCE_TEMPLATE,
+      files: SCAN_EVIDENCE_RESOURCES,
+    },
+    progress: { tools: PROGRESS_TOOLS, max_per_second: PROGRESS_MAX_PER_SECOND },
   };
 }
 

@@ -6,6 +6,10 @@ export { ERROR_CODES, isErrorCode, ToolError, VERSION_GAP_CODE } from "./errors.
 export { EXCLUDED_ROUTES } from "./excluded.js";
 export { serverInstructions } from "./instructions.js";
 export { toToolJsonSchema } from "./json-schema.js";
+export type { ProgressToolName } from "./progress.js";
+export { PROGRESS_MAX_PER_SECOND, PROGRESS_TOOLS, reportsProgress } from "./progress.js";
+export type { PromptArgumentDef, PromptDef, PromptLine, RenderedPrompt } from "./prompts.js";
+export { PROMPT_BY_NAME, PROMPTS, renderPrompt } from "./prompts.js";
 export type { ArgumentNeed, ResmonFeature, ResmonLine } from "./resmon-versions.js";
 export {
   ARGUMENT_NEEDS,
@@ -24,6 +28,14 @@ export {
   SETTING_SINCE,
   toolNeeds,
 } from "./resmon-versions.js";
+export type { EvidenceFileName, EvidenceResource, ScanUri } from "./resources.js";
+export {
+  parseScanResourceUri,
+  SCAN_EVIDENCE_RESOURCES,
+  SCAN_RESOURCE_SCHEME,
+  SCAN_RESOURCE_TEMPLATE,
+  scanResourceUri,
+} from "./resources.js";
 export { ROUTES } from "./routes.js";
 export type {
   Cite,

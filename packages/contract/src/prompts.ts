@@ -1,0 +1,127 @@
+/**
+ * The server's MCP prompts (contract 1.4), as data other languages can render too (`contract.json`
+ * `prompts`): each prompt is one user message built from `lines`, where `{name}` is the argument's
+ * value and a line with `when` (or `unless`) appears only when that argument is given (or not).
+ * Claude Code offers a prompt as the slash command `/mcp__resmon__<name>`.
+ */
+import { SCAN_RESOURCE_SCHEME } from "./resources.js";
+import { SCAN_TEACHING } from "./scan-teaching.js";
+
+export interface PromptArgumentDef {
+  name: string;
+  description: string;
+  required: boolean;
+  /** The longest value taken, in characters. */
+  max_length: number;
+}
+
+export interface PromptLine {
+  text: string;
+  when?: string;
+  unless?: string;
+}
+
+export interface PromptDef {
+  name: string;
+  title: string;
+  description: string;
+  arguments: readonly PromptArgumentDef[];
+  lines: readonly PromptLine[];
+}
+
+export const literature_scan: PromptDef = {
+  name: "literature_scan",
+  title: "Literature scan",
+  description:
+    "Run a literature scan on resmon for a question: plan, then follow next_action to verified, cited evidence.",
+  arguments: [
+    { name: "question", description: "What the scan should answer.", required: true, max_length: 2000 },
+    {
+      name: "sources",
+      description: "Source slugs to search, comma-separated (default: chosen from list_sources).",
+      required: false,
+      max_length: 400,
+    },
+    {
+      name: "window",
+      description: "Publication window, e.g. 2021-01 to 2024-12 (default: none).",
+      required: false,
+      max_length: 100,
+    },
+  ],
+  lines: [
+    { text: "Run a literature scan on resmon (the resmon MCP tools) for this question:" },
+    { text: "{question}" },
+    { text: "" },
+    { text: "Sources: {sources}. Use these slugs as scan_start's sources.", when: "sources" },
+    { text: "Sources: call list_sources and choose the ones that fit the question.", unless: "sources" },
+    { text: "Window: {window}. Pass it as since and until (YYYY-MM).", when: "window" },
+    { text: "" },
+    {
+      text: "Plan it: 3–6 criteria (C1…) and 6–8 queries, with kinds direct, terminology, contradictory and review each at least once. Show me the brief, queries and sources and ask for my approval before scan_start.",
+    },
+    // The scan taught in the server's instructions' own words (scan-teaching.ts), line for line.
+    ...SCAN_TEACHING.split("\n").map((text) => ({ text })),
+    {
+      text: `When it is complete, report the result rows with their verification and coverage, and hand me the evidence files: ${SCAN_RESOURCE_SCHEME}://<scan_id>/evidence.md, evidence.json and evidence.bib.`,
+    },
+  ],
+};
+
+export const PROMPTS: readonly PromptDef[] = [literature_scan];
+
+export const PROMPT_BY_NAME: Readonly<Record<string, PromptDef>> = Object.fromEntries(
+  PROMPTS.map((p) => [p.name, p]),
+);
+
+export type RenderedPrompt =
+  | { ok: true; description: string; text: string }
+  | { ok: false; field: string; message: string };
+
+/** C0 controls other than tab and newline, DEL and C1: never put into a model's prompt. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what this matches.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+/**
+ * The prompt's one user message with its arguments filled in, or the first argument refused (its
+ * name and why): a required one missing or blank, one not declared, one too long or holding
+ * control characters.
+ */
+export function renderPrompt(
+  def: PromptDef,
+  given: Readonly<Record<string, string | undefined>>,
+): RenderedPrompt {
+  const declared = new Set(def.arguments.map((a) => a.name));
+  const unknown = Object.keys(given).find((k) => !declared.has(k));
+  if (unknown !== undefined)
+    return {
+      ok: false,
+      field: unknown,
+      message: `${def.name} takes no argument named ${JSON.stringify(unknown.slice(0, 60))}; it takes ${[...declared].join(", ")}.`,
+    };
+  const values: Record<string, string> = {};
+  for (const arg of def.arguments) {
+    const raw = given[arg.name];
+    const value = typeof raw === "string" ? raw.trim() : "";
+    if (value === "") {
+      if (arg.required) return { ok: false, field: arg.name, message: `Argument '${arg.name}' is required.` };
+      continue;
+    }
+    if (value.length > arg.max_length)
+      return {
+        ok: false,
+        field: arg.name,
+        message: `Argument '${arg.name}' is ${value.length} characters; at most ${arg.max_length} are taken.`,
+      };
+    if (CONTROL.test(value))
+      return { ok: false, field: arg.name, message: `Argument '${arg.name}' holds control characters.` };
+    values[arg.name] = value;
+  }
+  const text = def.lines
+    .filter(
+      (l) => (l.when === undefined || l.when in values) && (l.unless === undefined || !(l.unless in values)),
+    )
+    .map((l) => l.text.replace(/\{([a-z_]+)\}/g, (whole, name: string) => values[name] ?? whole))
+    .join("\n");
+  return { ok: true, description: def.description, text };
+}
