@@ -55,6 +55,10 @@ export function scanEngineFor(config: Config): ScanEngine {
       await learnTokens(config.env);
       return engine.result(args);
     },
+    async evidence(args) {
+      await learnTokens(config.env);
+      return engine.evidence(args);
+    },
   };
 }
 

@@ -20,6 +20,7 @@ import { backendUnavailable, boundEchoes, invalidArgument, toEnvelope } from "./
 import { HANDLERS } from "./handlers/index.js";
 import { hostInfo } from "./host-info.js";
 import { log } from "./log.js";
+import { getPrompt, listPrompts } from "./prompts.js";
 import {
   type JSONRPCMessage,
   type Session,
@@ -29,6 +30,7 @@ import {
   type ToolHost,
   type Transport,
 } from "./protocol/sdk.js";
+import { createScanResources, evidenceLinks, type ScanResources } from "./resources.js";
 import { scanEngineFor } from "./scan.js";
 import { jsonText, scrubDeep } from "./scrub.js";
 
@@ -80,6 +82,8 @@ export interface ResmonTools {
   list(): ToolsListEntry[];
   /** `receivedAt`: when the call arrived (epoch ms); its deadline counts from then (default now). */
   call(name: string, args: unknown, receivedAt?: number): Promise<ToolOutcome>;
+  /** A finished scan's evidence files as MCP resources (reads, so a read-only session has them). */
+  readonly resources: ScanResources;
   close(): Promise<void>;
 }
 
@@ -127,6 +131,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
 
   return {
     readOnly,
+    resources: createScanResources(scan),
     list: () => {
       entries ??= toolsListEntries({ readOnly, outputSchemas: options.outputSchemas ?? true });
       return entries;
@@ -142,9 +147,14 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   };
 }
 
-function outcomeForSdk(outcome: ToolOutcome): ToolCallOutcome {
-  if (outcome.ok) return { text: jsonText(outcome.answer), structured: outcome.answer, isError: false };
-  return { text: jsonText(outcome.error), isError: true };
+function outcomeForSdk(name: string, outcome: ToolOutcome): ToolCallOutcome {
+  if (!outcome.ok) return { text: jsonText(outcome.error), isError: true };
+  const answer = outcome.answer;
+  const out: ToolCallOutcome = { text: jsonText(answer), structured: answer, isError: false };
+  // A scan tool's answer that says the scan is complete links its evidence files (resources.ts).
+  if (name.startsWith("scan_") && answer.phase === "complete" && typeof answer.scan_id === "string")
+    out.links = evidenceLinks(answer.scan_id);
+  return out;
 }
 
 export interface McpServerHandle {
@@ -162,7 +172,12 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
   const host: ToolHost = {
     ...hostInfo(tools.readOnly),
     listTools: () => tools.list() as unknown as Record<string, unknown>[],
-    callTool: async (name, args, receivedAt) => outcomeForSdk(await tools.call(name, args, receivedAt)),
+    callTool: async (name, args, receivedAt) => outcomeForSdk(name, await tools.call(name, args, receivedAt)),
+    prompts: {
+      list: () => listPrompts(tools.readOnly),
+      get: (name, args) => getPrompt(tools.readOnly, name, args),
+    },
+    resources: tools.resources,
   };
   const served: { close(): Promise<void> }[] = [];
   return {

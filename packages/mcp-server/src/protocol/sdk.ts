@@ -9,8 +9,10 @@
 
 import {
   type CallToolResult,
+  INVALID_PARAMS,
   type JSONRPCMessage,
   LATEST_PROTOCOL_VERSION,
+  ProtocolError,
   parseJSONRPCMessage,
   Server,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -30,7 +32,15 @@ export interface ToolCallOutcome {
   /** The success answer; omitted on errors (SDK clients validate it against the output schema). */
   structured?: Record<string, unknown>;
   isError: boolean;
+  /** Content blocks after the text (resource_link blocks of a finished scan's evidence). */
+  links?: Record<string, unknown>[];
 }
+
+/** A request the host refuses: answered -32602 with the contract's `{error, message, detail}` as data. */
+export interface Refused {
+  refused: { message: string; data: Record<string, unknown> };
+}
+type Answer = Record<string, unknown> | Refused;
 
 export interface ToolHost {
   info: { name: string; version: string; title?: string; description?: string };
@@ -40,7 +50,20 @@ export interface ToolHost {
   listTools(): readonly Record<string, unknown>[];
   /** `receivedAt`: when the call's line arrived (epoch ms), where the stdio entry noted it. */
   callTool(name: string, args: unknown, receivedAt?: number): Promise<ToolCallOutcome>;
+  prompts: { list(): Record<string, unknown>[]; get(name: string, args?: Record<string, string>): Answer };
+  resources: {
+    list(cursor?: string): Promise<Answer>;
+    templates(): Record<string, unknown>[];
+    read(uri: string): Promise<Answer>;
+  };
 }
+
+/** The host's answer, or its refusal thrown as the protocol error the SDK sends. */
+function answered(answer: Answer): never {
+  if (isRefused(answer)) throw new ProtocolError(INVALID_PARAMS, answer.refused.message, answer.refused.data);
+  return answer as never;
+}
+const isRefused = (answer: Answer): answer is Refused => "refused" in answer;
 
 /** The 2025-era revisions `initialize` negotiates (newest first) and its answer to any other. */
 export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
@@ -69,7 +92,9 @@ function refuseElicitationSchemas(): never {
 
 /** The tools/call result for an outcome: what the SDK's handler returns. */
 function callResult(outcome: ToolCallOutcome): CallToolResult {
-  const result: CallToolResult = { content: [{ type: "text", text: outcome.text }] };
+  const result: CallToolResult = {
+    content: [{ type: "text", text: outcome.text }, ...((outcome.links ?? []) as CallToolResult["content"])],
+  };
   if (outcome.structured) result.structuredContent = outcome.structured;
   if (outcome.isError) result.isError = true;
   return result;
@@ -78,7 +103,7 @@ function callResult(outcome: ToolCallOutcome): CallToolResult {
 /** One Server for one connection, in either era (serveStdio decides which). */
 function buildServer(host: ToolHost): Server {
   const server = new Server(host.info, {
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, prompts: {}, resources: {} },
     instructions: host.instructions,
     // This server never asks the client for input, so the elicitation-answer validator (Ajv) is
     // never needed: one that refuses stands in, and start-up does not build it.
@@ -92,6 +117,17 @@ function buildServer(host: ToolHost): Server {
     const outcome = await host.callTool(request.params.name, request.params.arguments, receivedAt);
     return callResult(outcome);
   });
+  server.setRequestHandler("prompts/list", async () => ({ prompts: host.prompts.list() }) as never);
+  server.setRequestHandler("prompts/get", async (r) =>
+    answered(host.prompts.get(r.params.name, r.params.arguments)),
+  );
+  server.setRequestHandler("resources/list", async (r) =>
+    answered(await host.resources.list(r.params?.cursor)),
+  );
+  server.setRequestHandler("resources/templates/list", async () => ({
+    resourceTemplates: host.resources.templates() as never,
+  }));
+  server.setRequestHandler("resources/read", async (r) => answered(await host.resources.read(r.params.uri)));
   return server;
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/client";
+import { Client, type VersionNegotiationMode } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { serverEnv, type Testkit, type ToolCall } from "@resmon/testkit";
 import { isError, parsed } from "./mcp.js";
@@ -20,6 +20,8 @@ export async function openScanSession(
   kit: Testkit,
   dataDir: string,
   extraEnv: Record<string, string> = {},
+  /** The SDK Client's era negotiation (default: the 2025 `initialize` handshake). */
+  mode?: VersionNegotiationMode,
 ): Promise<ScanSession> {
   let stderr = "";
   const transport = new StdioClientTransport({
@@ -31,7 +33,10 @@ export async function openScanSession(
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
-  const client = new Client({ name: "scan-e2e", version: "0.0.0" });
+  const client = new Client(
+    { name: "scan-e2e", version: "0.0.0" },
+    mode === undefined ? {} : { versionNegotiation: { mode } },
+  );
   await client.connect(transport);
   const pid = transport.pid;
   if (pid === null) throw new Error("the server did not start");
