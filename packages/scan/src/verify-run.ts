@@ -1,10 +1,13 @@
 import type { RankedEntry } from "@resmon/mcp-contract";
 import type { Call } from "./call.js";
 import { coverageOf } from "./coverage.js";
-import { bibInRankOrder, buildEvidence, type Ranked, renderMarkdown } from "./emit.js";
 import { nothingToRank } from "./envelope.js";
+import { bibInRankOrder } from "./evidence-bibtex.js";
+import { buildEvidence } from "./evidence-json.js";
+import { renderMarkdown } from "./evidence-markdown.js";
 import { clip } from "./records.js";
 import { exportBibtex, exportCsv, exportJson, lifecycleOf } from "./resmon.js";
+import type { Ranked } from "./select-packets.js";
 import { scoresById } from "./shortlist.js";
 import type { Candidate, RecordFrom, ScanState, Verdict } from "./state.js";
 import { matchExportRows, verdictFor } from "./verify.js";

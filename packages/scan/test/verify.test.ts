@@ -1,8 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { coverageOf } from "../src/coverage.js";
-import { buildEvidence, type Ranked, renderMarkdown, selectPackets } from "../src/emit.js";
+import { buildEvidence } from "../src/evidence-json.js";
+import { renderMarkdown } from "../src/evidence-markdown.js";
 import { changedFields, fillAbsent, type PaperRecord, recordFrom } from "../src/records.js";
+import { type Ranked, selectPackets } from "../src/select-packets.js";
 import { citeMismatches, matchExportRows, verdictFor } from "../src/verify.js";
 
 function rec(id: number, over: Partial<PaperRecord> = {}): PaperRecord {
