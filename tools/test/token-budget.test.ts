@@ -10,7 +10,11 @@ import { READ_TOOLS, TOOLS } from "@resmon/mcp-contract";
 import type { ResmonTools } from "@resmon/mcp-server";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCAN_ENVELOPE_BUDGET, TOOLS_LIST_BUDGET } from "../src/bench/budgets.js";
+import {
+  MODEL_VISIBLE_PER_TOOL_GOAL,
+  SCAN_ENVELOPE_BUDGET,
+  TOOLS_LIST_BUDGET,
+} from "../src/bench/budgets.js";
 import { countTokens } from "../src/bench/tokenizer.js";
 import {
   ANSWER_TOKEN_CAP,
@@ -19,6 +23,7 @@ import {
   largestPages,
   largestRecords,
   listSize,
+  modelVisibleSize,
   scanEnvelopes,
   testkitTools,
 } from "../src/bench/tokens.js";
@@ -56,6 +61,13 @@ describe("tools/list", () => {
     const readOnlySize = listSize(readOnly);
     expect(readOnlySize.count).toBe(READ_TOOLS.length);
     expect(readOnlySize.tokens).toBeLessThanOrEqual(TOOLS_LIST_BUDGET.readOnly);
+  });
+
+  it(`what a model reads of it takes at most ${MODEL_VISIBLE_PER_TOOL_GOAL} tokens a tool on average`, () => {
+    const visible = modelVisibleSize(tools);
+    expect(visible.perTool).toBeLessThanOrEqual(MODEL_VISIBLE_PER_TOOL_GOAL);
+    // Name, description and inputSchema only: the whole list (output schemas, annotations) is more.
+    expect(visible.tokens).toBeLessThan(listSize(tools).tokens);
   });
 
   it("has an example call (its row's) and a budget for every tool it lists", () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UUID4_PATTERN } from "./schema-parts.js";
 import type { RouteRef } from "./types.js";
 
 /** The scan toolset's shared pieces (contract 1.1): ids, the plan, the three artifacts, the envelope. */
@@ -29,10 +30,9 @@ export type QueryKind = (typeof QUERY_KINDS)[number];
 export type ScanPhase = (typeof SCAN_PHASES)[number];
 export type NextAction = (typeof NEXT_ACTIONS)[number];
 
-/** A canonical lowercase UUID4 (what crypto.randomUUID() makes). */
-const SCAN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const CRITERION_ID = /^C[1-6]$/;
-const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const SCAN_ID = UUID4_PATTERN;
+export const CRITERION_ID = /^C[1-6]$/;
+export const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /** A UUID in capitals is the one mistake a caller can fix at once: said in words, not as the pattern. */
 function scanIdMessage(input: unknown): string {
@@ -45,7 +45,7 @@ export const scanIdArg = () =>
   z
     .string()
     .regex(SCAN_ID, { error: (issue) => scanIdMessage(issue.input) })
-    .describe("Lowercase UUIDv4 you make once per scan; resend it to retry.");
+    .describe("Lowercase UUIDv4 you make, one per scan.");
 
 const criterionRef = () => z.string().regex(CRITERION_ID);
 const queryKind = () => z.enum(QUERY_KINDS);
@@ -63,7 +63,7 @@ export const queryPlanArg = () =>
         )
         .min(3)
         .max(6)
-        .describe("3–6 criteria, ids C1…C6."),
+        .describe("Ids C1…C6."),
       queries: z
         .array(
           z.strictObject({
@@ -75,7 +75,7 @@ export const queryPlanArg = () =>
         )
         .min(6)
         .max(8)
-        .describe(`6–8 queries; kinds ${REQUIRED_QUERY_KINDS.join(", ")} each at least once.`),
+        .describe(`Kinds ${REQUIRED_QUERY_KINDS.join(", ")} each at least once.`),
     })
     .superRefine((plan, ctx) => {
       const kinds = new Set(plan.queries.map((q) => q.kind));
@@ -87,8 +87,7 @@ export const queryPlanArg = () =>
           message: `needs a query of kind ${missing.join(", ")}`,
         });
       }
-    })
-    .describe("The plan: criteria and queries.");
+    });
 
 export const yearMonthArg = (what: string) =>
   z.string().regex(YEAR_MONTH).optional().describe(`${what}, YYYY-MM.`);
@@ -99,7 +98,7 @@ export const screenScoresArg = () =>
       z.strictObject({
         doc_id: docId(),
         score: z.literal([0, 1, 2, 3]).describe("0 off-topic … 3 central."),
-        criteria_hit: z.array(criterionRef()).describe("Criteria met."),
+        criteria_hit: z.array(criterionRef()),
         reason: z.string().optional(),
       }),
     )
@@ -116,7 +115,7 @@ export const gapQueriesArg = () =>
       }),
     )
     .max(8)
-    .describe("At most 8 gap queries; [] skips the round.");
+    .describe("[] skips the round.");
 
 export const rankedEntriesArg = () =>
   z
@@ -134,7 +133,7 @@ export const rankedEntriesArg = () =>
             first_author: z.string().optional().describe("Surname."),
           })
           .optional()
-          .describe("What you will cite; verify compares it with resmon's record."),
+          .describe("Checked by scan_verify against resmon's record."),
       }),
     )
     .min(1)

@@ -18,12 +18,14 @@ export const offsetArg = () => z.int().min(0).default(0);
 /** An id argument: its name (routine_id, exec_id, doc_id, profile_id) says what it is. */
 export const idArg = () => z.int().min(1);
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** date_from / date_to: the pattern says the format, the name which end. */
-export const dateArg = () => z.string().regex(ISO_DATE).optional();
+export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** date_from / date_to: the words say the format (the pattern is checked, not sent), the name which end. */
+export const dateArg = () => z.string().regex(ISO_DATE).optional().describe("YYYY-MM-DD.");
 
-/** A canonical lowercase UUID4, the only shape resmon accepts as expected_runtime_id. */
-export const RUNTIME_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** A canonical lowercase UUID4 (what crypto.randomUUID() makes). */
+export const UUID4_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** The only shape resmon accepts as expected_runtime_id. */
+export const RUNTIME_ID_PATTERN = UUID4_PATTERN;
 export const expectedRuntimeIdArg = () =>
   z.string().regex(RUNTIME_ID_PATTERN).optional().describe("identity.runtime_id from health.");
 

@@ -10,25 +10,28 @@ import {
   toolsListEntries,
   toToolJsonSchema,
 } from "../src/index.js";
+import { WORDED_PATTERNS, withoutServerChecks } from "../src/tools-list.js";
 import { REPO_ROOT } from "./support/shared.js";
 
 /**
  * The byte budget for tools/list, which a harness pays in every conversation: the compact JSON a
- * server sends. Per tool, so a new row has room and the budget moves with the table: 640 bytes a
- * tool for the whole list (16,000 for the 25 tools of contract 1.0; it was 32,381 before the
- * surface was trimmed) and 400 for what a model reads of it, each tool's name, description and
- * inputSchema (10,000 for 25; it was 17,808). Tokens are counted with a real tokenizer in
- * tools/test/token-budget.test.ts.
+ * server sends. Per tool, so a new row has room and the budget moves with the table: 610 bytes a
+ * tool for the whole list and 380 for what a model reads of it, each tool's name, description and
+ * inputSchema (measured 590 and 362 for the 25 tools beside the scan tools in contract 1.4, after
+ * issue 31 left server-checked bounds and patterns off the wire; 640 and 400 before, and 32,381 /
+ * 17,808 bytes for 1.0's 25 before the first trim). Tokens are counted with a real tokenizer in
+ * tools/test/token-budget.test.ts (what a model reads: at most 110 tokens a tool on average).
  */
-const LIST_BYTES_PER_TOOL = 640;
-const MODEL_READ_BYTES_PER_TOOL = 400;
+const LIST_BYTES_PER_TOOL = 610;
+const MODEL_READ_BYTES_PER_TOOL = 380;
 /**
  * The scan tools (contract 1.1) carry a nested plan and three nested artifacts in their inputs, so
- * they are budgeted on their own: measured 7,835 bytes for the four (7,467 of it what a model reads).
+ * they are budgeted on their own: measured 5,906 bytes for the four (4,736 of it what a model
+ * reads; 7,835 and 7,467 before issue 31).
  */
 const SCAN_TOOLS = new Set(["scan_start", "scan_continue", "scan_verify", "scan_result"]);
-const SCAN_LIST_BYTES = 8_600;
-const SCAN_MODEL_READ_BYTES = 8_200;
+const SCAN_LIST_BYTES = 6_200;
+const SCAN_MODEL_READ_BYTES = 5_000;
 const bytes = (x: unknown) => Buffer.byteLength(JSON.stringify(x), "utf8");
 /** What a model reads of tools/list: each tool's name, description and inputSchema, as compact JSON. */
 const modelRead = (entries: ToolsListEntry[]) =>
@@ -57,12 +60,18 @@ describe("toolsListEntries", () => {
     }
   });
 
-  it("advertises the row's input schema, less the root additionalProperties the server enforces", () => {
+  it("advertises the row's input schema, less what the server checks (and an argument stated once)", () => {
     for (const e of toolsListEntries()) {
       const tool = TOOL_BY_NAME[e.name as keyof typeof TOOL_BY_NAME];
-      expect({ ...e.inputSchema, additionalProperties: false }, e.name).toEqual(
-        toToolJsonSchema(tool.input, "input"),
+      const wire = withoutServerChecks(toToolJsonSchema(tool.input, "input")) as typeof e.inputSchema;
+      const properties = e.inputSchema.properties as Record<string, { description?: string }>;
+      const own = Object.fromEntries(
+        Object.entries(wire.properties as Record<string, unknown>).map(([k, v]) => [
+          k,
+          /^As in \w+\.$/.test(properties[k]?.description ?? "") ? properties[k] : v,
+        ]),
       );
+      expect(e.inputSchema, e.name).toEqual({ ...wire, properties: own });
       expect(tool.input.safeParse({ ...tool.example, zz_unknown: 1 }).success, e.name).toBe(false);
     }
   });
@@ -192,6 +201,80 @@ describe("toolsListEntries", () => {
     expect(bytes(modelRead(scan))).toBeLessThanOrEqual(SCAN_MODEL_READ_BYTES);
     expect(full).toBeLessThanOrEqual(LIST_BYTES_PER_TOOL * others.length + SCAN_LIST_BYTES);
     expect(read).toBeLessThanOrEqual(MODEL_READ_BYTES_PER_TOOL * others.length + SCAN_MODEL_READ_BYTES);
+  });
+});
+
+/** Every (path, node) of a JSON Schema, depth first. */
+function nodesOf(node: unknown, path = ""): [string, Record<string, unknown>][] {
+  if (Array.isArray(node)) return node.flatMap((n, i) => nodesOf(n, `${path}[${i}]`));
+  if (node === null || typeof node !== "object") return [];
+  const here: [string, Record<string, unknown>][] = [[path, node as Record<string, unknown>]];
+  return here.concat(Object.entries(node).flatMap(([k, v]) => nodesOf(v, `${path}.${k}`)));
+}
+
+describe("what tools/list leaves to the server (issue 31)", () => {
+  it("sends no worded pattern, no additionalProperties false, no bound of 0 or 1", () => {
+    const found: string[] = [];
+    for (const e of toolsListEntries())
+      for (const [at, node] of nodesOf(e.inputSchema, e.name)) {
+        if (typeof node.pattern === "string" && WORDED_PATTERNS.has(node.pattern))
+          found.push(`${at}.pattern`);
+        if (node.additionalProperties === false) found.push(`${at}.additionalProperties`);
+        for (const k of ["minLength", "minItems"]) if (node[k] === 1) found.push(`${at}.${k}`);
+        if (node.minimum === 0 || node.minimum === 1) found.push(`${at}.minimum`);
+      }
+    expect(found).toEqual([]);
+  });
+
+  it("while the contract document, which the server checks against, still states them", () => {
+    const doc = JSON.stringify(contractDocument().tools.map((t) => t.input_schema));
+    for (const pattern of WORDED_PATTERNS) expect(doc).toContain(JSON.stringify(pattern).slice(1, -1));
+    expect(doc).toContain('"additionalProperties":false');
+    expect(doc).toContain('"minLength":1');
+  });
+
+  it("says in words what a left-off pattern said", () => {
+    const said = (tool: string, path: string[]) => {
+      let node = toolsListEntries().find((e) => e.name === tool)?.inputSchema as Record<string, unknown>;
+      for (const key of path) node = (node.properties as Record<string, Record<string, unknown>>)[key] ?? {};
+      return String(node.description);
+    };
+    expect(said("scan_result", ["scan_id"])).toMatch(/Lowercase UUIDv4/);
+    expect(said("health", ["expected_runtime_id"])).toMatch(/identity\.runtime_id from health/);
+    expect(said("search_corpus", ["date_from"])).toBe("YYYY-MM-DD.");
+    expect(said("scan_start", ["since"])).toMatch(/YYYY-MM\./);
+    expect(said("scan_start", ["queries"])).toBeDefined();
+  });
+
+  it("names a large argument an earlier tool of the same list spells out, by that tool", () => {
+    for (const readOnly of [false, true]) {
+      const entries = toolsListEntries({ readOnly });
+      const names = entries.map((e) => e.name);
+      for (const [i, e] of entries.entries())
+        for (const [arg, schema] of Object.entries(
+          e.inputSchema.properties as Record<string, { description?: string }>,
+        )) {
+          const ref = /^As in (\w+)\.$/.exec(schema.description ?? "")?.[1];
+          if (ref === undefined) continue;
+          expect(names.indexOf(ref), `${e.name}.${arg}`).toBeGreaterThanOrEqual(0);
+          expect(names.indexOf(ref), `${e.name}.${arg}`).toBeLessThan(i);
+          const referred = entries[names.indexOf(ref)]?.inputSchema.properties as
+            | Record<string, unknown>
+            | undefined;
+          const full = referred?.[arg];
+          expect(JSON.stringify(full)).not.toMatch(/^\{"type":"\w+","description":"As in/);
+          // What the wire would have said is what the named tool's argument says.
+          const own = TOOL_BY_NAME[e.name as keyof typeof TOOL_BY_NAME];
+          const wire = withoutServerChecks(toToolJsonSchema(own.input, "input")) as {
+            properties: Record<string, unknown>;
+          };
+          expect(wire.properties[arg], `${e.name}.${arg}`).toEqual(full);
+        }
+    }
+    const verify = toolsListEntries().find((e) => e.name === "scan_verify");
+    expect(verify?.inputSchema.properties).toMatchObject({
+      ranked_entries: { type: "array", description: "As in scan_continue." },
+    });
   });
 });
 

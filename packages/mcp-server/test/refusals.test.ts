@@ -41,6 +41,12 @@ describe("argument validation happens here, before any request", () => {
     ["list_executions", { status: "exploded" }, "status"],
     ["update_settings", { group: "cloud", settings: { a: "b" } }, "group"],
     ["get_analytics", { view: "everything" }, "view"],
+    // What tools/list leaves to the server (contract tools-list.ts): bounds of 0 or 1, worded patterns.
+    ["search_corpus", { query: "" }, "query"],
+    ["get_routine", { routine_id: 0 }, "routine_id"],
+    ["list_executions", { offset: -1 }, "offset"],
+    ["search_corpus", { query: "x", date_from: "2024-1-1" }, "date_from"],
+    ["run_sweep", { query: "x", sources: [] }, "sources"],
   ])("%s %j names %s", async (name, args, field) => {
     const { error, body } = await call(name, args);
     expect(error).toBe(true);

@@ -6,7 +6,7 @@ export const get_execution = readTool({
   name: "get_execution",
   title: "Execution",
   description:
-    "A run: status, per-source counts, zero reasons, parameters. Poll it after a start. interrupted is not failed; interrupted_reason null means unknown.",
+    "A run: status, per-source counts, zero reasons, parameters. interrupted is not failed; interrupted_reason null means unknown.",
   input: z.strictObject({
     exec_id: idArg(),
     expected_runtime_id: expectedRuntimeIdArg(),

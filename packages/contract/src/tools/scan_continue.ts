@@ -13,7 +13,7 @@ export const scan_continue = writeTool({
   name: "scan_continue",
   title: "Continue scan",
   description:
-    "Send the one artifact next_action asks for: screen_scores (every batch item), gap_queries ([] skips) or ranked_entries (the page; a rank orders the whole shortlist, each once); none polls. Resent unchanged: replayed; changed: conflict.",
+    "Send the one artifact next_action asks for: screen_scores, gap_queries or ranked_entries; none polls. Resent unchanged: replayed; changed: conflict.",
   idempotent: true,
   openWorld: true,
   input: z.strictObject({

@@ -6,10 +6,10 @@ export const scan_result = readTool({
   name: "scan_result",
   title: "Get scan result",
   description:
-    "A scan's envelope from its stored state; never waits on a running call, asks resmon nothing. Once complete: result rows, coverage and the evidence files' paths. include_markdown adds evidence.md.",
+    "A scan's envelope from its stored state; never waits on a running call, asks resmon nothing. Once complete: result rows, coverage and the evidence files' paths. include_markdown adds evidence.md's text.",
   input: z.strictObject({
     scan_id: scanIdArg(),
-    include_markdown: z.boolean().optional().describe("Add evidence.md's text (default false)."),
+    include_markdown: z.boolean().optional(),
   }),
   output: scanEnvelopeShape(),
   routes: [],

@@ -25,7 +25,10 @@ export const scan_start = writeTool({
       queries: queryPlanArg(),
       sources: sourcesArg().min(1),
       retrieval: z.enum(["sweep", "corpus", "both"]).optional().describe("Default sweep."),
-      profile: z.enum(["quick", "standard", "deep"]).optional().describe("Default standard."),
+      profile: z
+        .enum(["quick", "standard", "deep"])
+        .optional()
+        .describe("Default standard; sets max_candidates and per_query."),
       top: z.int().min(1).max(25).optional().describe(`Papers in the result (default ${DEFAULT_TOP}).`),
       foundational: z
         .int()
@@ -35,9 +38,9 @@ export const scan_start = writeTool({
         .describe("Slots for older papers, at most top (default 2)."),
       since: yearMonthArg("Window start"),
       until: yearMonthArg("Window end"),
-      max_candidates: z.int().min(1).optional().describe("Pool cap (default from the profile)."),
-      per_query: z.int().min(1).optional().describe("Results per query (default from the profile)."),
-      force_gap_round: z.boolean().optional().describe("Always run a gap round."),
+      max_candidates: z.int().min(1).optional().describe("Pool cap."),
+      per_query: z.int().min(1).optional().describe("Results per query."),
+      force_gap_round: z.boolean().optional(),
     })
     .superRefine((args, ctx) => {
       if (args.foundational !== undefined && args.foundational > (args.top ?? DEFAULT_TOP)) {

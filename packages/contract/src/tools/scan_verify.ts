@@ -6,7 +6,7 @@ export const scan_verify = writeTool({
   name: "scan_verify",
   title: "Verify scan",
   description:
-    "Check each ranked paper against resmon's record and lifecycle (basis resmon_record; nothing repaired), drop retractions, write evidence.json/md/bib. Needs the whole shortlist ranked, each rank once; a finished scan answers its result.",
+    "Check each ranked paper against resmon's record and lifecycle (basis resmon_record; nothing repaired), drop retractions, write evidence.json/md/bib. Needs the whole shortlist ranked; a finished scan answers its result.",
   idempotent: true,
   openWorld: false,
   input: z.strictObject({

@@ -6,7 +6,7 @@ export const search_corpus = readTool({
   name: "search_corpus",
   title: "Search corpus",
   description:
-    "Search stored papers. keyword (default) filters on every word; semantic ranks by meaning (sets can differ). mode says what was served, mode_unavailable why not semantic. Pages by next_cursor; offset is refused.",
+    "Search stored papers. keyword filters on every word; semantic ranks by meaning (sets can differ). mode says what was served, mode_unavailable why not semantic. Pages by next_cursor; offset is refused.",
   // Semantic mode may embed the query through the user's configured embedding provider,
   // which can be a remote service: the query text can leave the machine.
   openWorld: true,

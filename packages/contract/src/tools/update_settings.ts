@@ -10,7 +10,7 @@ const settingsRoutes = SETTINGS_GROUPS.flatMap((group) => [
 export const update_settings = writeTool({
   name: "update_settings",
   title: "Update settings",
-  description: `Change a group's settings. Only ${SETTINGS_KEYS_WRITABLE.length} keys are writable (model, effort, ceilings, retention, notifications); others and credential-shaped keys are refused by name. Values are strings, booleans "true"/"false".`,
+  description: `Change a group's settings. Only ${SETTINGS_KEYS_WRITABLE.length} keys are writable (model, effort, ceilings, retention, notifications); others and credential-shaped keys are refused by name. Booleans as "true"/"false".`,
   // Overwrites nothing unrecoverable: the answer reports each key's previous value.
   idempotent: true,
   openWorld: false,
