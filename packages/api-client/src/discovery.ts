@@ -181,8 +181,12 @@ async function namePort(env: Env, portFile: { path: string; source: PortFileSour
   return { ok: true, port, source: "port_file", namedBy: describePortFile(portFile.path, portFile.source) };
 }
 
-/** A read that timed out says nothing against the file: the disk (or a network filesystem) may be slow. */
-const SLOW_DISK = "A slow or stalled disk (or network filesystem) does this; the file itself may be fine, so";
+/**
+ * A read that ran out of time says nothing against the file, and what was measured is this
+ * process's wait (readSmallFile), so the sentence names both causes that fit it, not the disk alone.
+ */
+const SLOW_DISK =
+  "Nothing is known against the file itself: a stalled disk or network filesystem does this, and so does a machine too loaded to run the read; so";
 
 /** What to do about a token file that could not be used, by why. */
 function tokenFileAdvice(problem: FileProblem | undefined): string {

@@ -84,10 +84,11 @@ export const WHAT_TO_DO: Readonly<Record<RefusalKind, string>> = {
 export const IDENTITY_CONTRACT_NOTE =
   "contract_version is resmon's instance-identity format, not the tool-surface contract in the banner";
 
-/** A port or token file read that timed out is a slow disk, not a foreign file: nothing to remove. */
+/** A port or token file read that timed out is not a foreign file: nothing to remove, and not surely the disk. */
 const SLOW_FILE_READ =
-  "The file could not be read in time: a slow or stalled disk (or network filesystem) does this, and the file " +
-  "itself may be fine. Run this again once the disk answers; remove nothing.";
+  "The file was not read within the time this process waited for it: a stalled disk or network filesystem " +
+  "does this, and so does a machine too loaded to run the read; the file itself may be fine. Run this again " +
+  "in a moment; remove nothing.";
 
 /** What to do about one refusal (doctor's words; the start-up probe says the same, start-probe.ts). */
 export function whatToDo(refusal: { kind: RefusalKind; fileProblem?: string }): string {
