@@ -315,7 +315,7 @@ describe("failures of the connection", () => {
         },
       });
       // undici's connect timer is coarse (about a second here), but nowhere near the 20 s total.
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       for (const socket of fillers) socket.destroy();
       child.kill("SIGKILL");
@@ -338,7 +338,8 @@ describe("failures of the connection", () => {
       },
     });
     expect(elapsed).toBeGreaterThanOrEqual(250);
-    expect(elapsed).toBeLessThan(3_000);
+    // The server never answers: without the timeout the call would not end. A wide margin for load.
+    expect(elapsed).toBeLessThan(10_000);
   });
 
   it("the total timeout covers a body that stalls after the headers", async () => {

@@ -205,7 +205,8 @@ describe("the named instance", () => {
     expect(refusal.message).toContain("answered GET /api/health within 1000 ms");
     // Something accepted the connection, so the refusal does not claim resmon is not running.
     expect(refusal.message).not.toMatch(/not running/);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // It never answers: without the probe's timeout discovery would not end. A wide margin for load.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("a named port that drops the connection is not_answering, without claiming resmon is not running", async () => {

@@ -39,17 +39,19 @@ describe("a call's deadline counts from when it arrived", () => {
   });
 
   it("an arrival in the future is read as now, so it cannot lengthen a call", async () => {
-    const fake = fakeDiscover(() => ({ fail: "timeout" }));
+    // Finding resmon never ends: only the call's deadline ends the call. Read as now, that is 300 ms
+    // (+ 1 s of slack) away; taken as given, a minute away.
     const tools = createResmonTools({
       env: { RESMON_PORT: "51734" },
-      discoverFn: fake.discoverFn,
+      discoverFn: () => new Promise(() => undefined),
       timeoutMs: 300,
     });
     try {
       const started = Date.now();
       const outcome = await tools.call("health", {}, Date.now() + 60_000);
       expect(outcome.ok).toBe(false);
-      expect(Date.now() - started).toBeLessThan(300 + 1_000);
+      // Far under the minute, with a wide margin for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(20_000);
     } finally {
       await tools.close();
     }

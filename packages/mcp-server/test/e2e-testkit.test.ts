@@ -460,7 +460,8 @@ describe.each(RELEASES.map((r) => r.line))("against the stand-in as resmon %s", 
       const started = Date.now();
       const { body } = await call(name);
       expect(body.error).toBe("backend_unavailable");
-      expect(Date.now() - started).toBeLessThan(6000);
+      // The route never answers: only the 1.5 s timeout ends the call. A wide margin for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(15_000);
     });
 
     it("a 404 is not_found (get_routine where this resmon answers it, else the version gap)", async () => {

@@ -150,8 +150,11 @@ async function callTool(server: RawServer, name: string, args: Record<string, un
   const begun = Date.now();
   const frame = await server.request(nextId++, "tools/call", { name, arguments: args });
   const result = frame.result as { isError?: boolean; content: { text: string }[] };
+  const at = Date.now();
   return {
-    ms: Date.now() - begun,
+    ms: at - begun,
+    /** When the answer came (epoch ms), to order it against when a request reached the listener. */
+    at,
     isError: result.isError === true,
     body: JSON.parse(result.content[0]?.text ?? "{}") as Record<string, unknown>,
   };
@@ -224,45 +227,58 @@ describe.skipIf(!HAVE_CLI)("the built server against a hostile backend", { timeo
     if (isLinux && server.child.pid !== undefined) expect(peakRssMb(server.child.pid)).toBeLessThan(200);
   });
 
-  it("a health answer that drips slower than RESMON_MCP_TIMEOUT_MS ends the call within timeout + 1 s", async () => {
+  it("a health answer that drips without end is cut by RESMON_MCP_TIMEOUT_MS, call after call", async () => {
     const listener = await listen();
     listeners.push(listener);
+    let asked = 0;
     listener.routes.set("/api/health", (_req, res) => {
+      asked += 1;
       res.writeHead(200, { "content-type": "application/json" });
       const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(" ")), 100);
     });
+    const TIMEOUT = 3_000;
     const server = await started({
       RESMON_PORT: String(listener.port),
       RESMON_STATE_DIR: await stateFor(listener, "drip"),
-      RESMON_MCP_TIMEOUT_MS: "800",
+      RESMON_MCP_TIMEOUT_MS: String(TIMEOUT),
     });
     for (let i = 0; i < 2; i += 1) {
       const answer = await callTool(server, "list_routines");
-      expect(answer.body).toMatchObject({
-        error: "backend_unavailable",
-        detail: { reason: "not_answering" },
-      });
-      expect(answer.ms).toBeLessThan(800 + 1_000);
+      // Cut by the probe's timeout (not_answering) or, on a loaded machine, by the call's deadline.
+      expect(answer.body).toMatchObject({ error: "backend_unavailable" });
+      // The drip never ends: an uncut call never answers. The margin is for a loaded machine.
+      expect(answer.ms).toBeLessThan(TIMEOUT + 10_000);
     }
+    expect(asked).toBeGreaterThan(0);
   });
 
-  it("a slow probe and a slow request do not add up: the call that discovers ends within timeout + 1 s", async () => {
+  it("a slow probe and a slow request do not add up: the request gets what the probe left", async () => {
     const listener = await listen();
     listeners.push(listener);
-    // Health answers just inside the timeout, then the tool's own route never answers.
+    // The probe's own timeout is resmon's 3 s: the probe answers inside it, with a second to spare.
+    // TIMEOUT leaves a loaded machine room to find resmon and send the request after it.
+    const TIMEOUT = 6_000;
+    const PROBE_MS = 2_000;
+    // Health answers slowly, then the tool's own route never answers.
     listener.routes.set("/api/health", (_req, res) => {
-      setTimeout(() => json(res, 200, HEALTH), 1_700);
+      setTimeout(() => json(res, 200, HEALTH), PROBE_MS);
     });
-    listener.routes.set("/api/routines", () => undefined);
+    let requestAt = 0;
+    listener.routes.set("/api/routines", () => {
+      requestAt = Date.now();
+    });
     const server = await started({
       RESMON_PORT: String(listener.port),
       RESMON_STATE_DIR: await stateFor(listener, "slow-probe"),
-      RESMON_MCP_TIMEOUT_MS: "2000",
+      RESMON_MCP_TIMEOUT_MS: String(TIMEOUT),
     });
     const answer = await callTool(server, "list_routines");
-    expect(answer.body).toMatchObject({ error: "backend_unavailable", detail: { timeout_ms: 2000 } });
-    // Before the fix: probe + request, about 3.7 s.
-    expect(answer.ms).toBeLessThan(2_000 + 1_000);
+    expect(answer.body).toMatchObject({ error: "backend_unavailable", detail: { timeout_ms: TIMEOUT } });
+    expect(requestAt).toBeGreaterThan(0);
+    // An ordering, not a wall-clock bound: a request with a timeout of its own would be answered a
+    // whole TIMEOUT after it reached resmon; sharing the call's deadline, about TIMEOUT - PROBE_MS
+    // (less on a loaded machine, where the probe's start came later). Halfway between the two.
+    expect(answer.at - requestAt).toBeLessThan(TIMEOUT - PROBE_MS / 2);
   });
 
   it("a 401 token_missing is said as token_missing, not as a restart", async () => {
@@ -418,7 +434,9 @@ describe.skipIf(!HAVE_CLI)(
   "one deadline per tool call, whatever number of requests it makes",
   { timeout: 60_000 },
   () => {
-    const TIMEOUT = 1_500;
+    // Each earlier request takes a quarter of TIMEOUT or more: the one that comes after them shares
+    // what is left. Compared by ordering: the answer against when the last request reached resmon.
+    const TIMEOUT = 6_000;
     const STORAGE = JSON.stringify({
       pdf_policy: "",
       txt_policy: "",
@@ -434,24 +452,28 @@ describe.skipIf(!HAVE_CLI)(
       });
     }
 
-    it("update_settings (GET, PUT, GET) ends within timeout + 1 s, and a cut read-back says the write was sent", async () => {
+    it("update_settings (GET, PUT, GET): the read-back gets what is left, and a cut one says the write was sent", async () => {
       const listener = await listen();
       listeners.push(listener);
       let reads = 0;
+      let readBackAt = 0;
       listener.routes.set("/api/settings/storage", (req, res) => {
-        if (req.method === "PUT") return fixed("application/json", STORAGE, 400)(req, res);
+        if (req.method === "PUT") return fixed("application/json", STORAGE, 1_500)(req, res);
         reads += 1;
-        // The first read and the write are each slow but answer (with room left for a loaded
-        // machine); the read-back would take longer than all.
-        return fixed("application/json", STORAGE, reads === 1 ? 400 : 5_000)(req, res);
+        if (reads > 1) readBackAt = Date.now();
+        // The first read and the write are each slow but answer (with half the timeout left for a
+        // loaded machine); the read-back would take far longer than all.
+        return fixed("application/json", STORAGE, reads === 1 ? 1_500 : 60_000)(req, res);
       });
       const server = await serverFor(listener, "deadline-settings");
       const answer = await callTool(server, "update_settings", {
         group: "storage",
         settings: { pdf_policy: "keep" },
       });
-      // Before the fix: 400 + 400 + a read-back with a whole timeout of its own, about 2.9 s.
-      expect(answer.ms).toBeLessThan(TIMEOUT + 1_000);
+      expect(readBackAt).toBeGreaterThan(0);
+      // A read-back with a whole timeout of its own answers TIMEOUT after it arrived; with what the
+      // GET and PUT left, about TIMEOUT - 3 s.
+      expect(answer.at - readBackAt).toBeLessThan(TIMEOUT - 1_500);
       expect(answer.body).toMatchObject({
         error: "backend_unavailable",
         detail: { written: true, after: "not_reported", timeout_ms: TIMEOUT },
@@ -463,9 +485,14 @@ describe.skipIf(!HAVE_CLI)(
       const listener = await listen();
       listeners.push(listener);
       listener.routes.set("/api/routines", (req, res) =>
-        fixed("application/json", JSON.stringify({ id: 7, name: "r", is_active: false }), 1_000)(req, res),
+        fixed("application/json", JSON.stringify({ id: 7, name: "r", is_active: false }), 3_000)(req, res),
       );
-      listener.routes.set("/api/routines/7", fixed("application/json", "{}", 5_000));
+      let readBackAt = 0;
+      const readBack = fixed("application/json", "{}", 60_000);
+      listener.routes.set("/api/routines/7", (req, res) => {
+        readBackAt = Date.now();
+        readBack(req, res);
+      });
       const server = await serverFor(listener, "deadline-routine");
       const answer = await callTool(server, "create_routine", {
         name: "r",
@@ -473,8 +500,10 @@ describe.skipIf(!HAVE_CLI)(
         sources: ["arxiv"],
         schedule: "0 7 * * 1",
       });
-      // Before the fix: 1000 + a read-back with a whole timeout of its own, about 2.5 s.
-      expect(answer.ms).toBeLessThan(TIMEOUT + 1_000);
+      expect(readBackAt).toBeGreaterThan(0);
+      // A read-back with a whole timeout of its own answers TIMEOUT after it arrived; with what the
+      // POST left, about TIMEOUT - 3 s.
+      expect(answer.at - readBackAt).toBeLessThan(TIMEOUT - 1_500);
       expect(answer.body).toMatchObject({ routine: { id: 7 }, read_back: false });
     });
 
@@ -483,17 +512,21 @@ describe.skipIf(!HAVE_CLI)(
       listeners.push(listener);
       listener.routes.set(
         "/api/profiles/3",
-        fixed("application/json", JSON.stringify({ id: 3, kind: "person" }), 1_400),
+        fixed("application/json", JSON.stringify({ id: 3, kind: "person" }), 4_000),
       );
-      listener.routes.set(
-        "/api/profiles/3/matches",
-        fixed("application/json", JSON.stringify({ total: 0, by_basis: {} }), 1_400),
-      );
+      let secondAt = 0;
+      const matches = fixed("application/json", JSON.stringify({ total: 0, by_basis: {} }), 4_000);
+      listener.routes.set("/api/profiles/3/matches", (req, res) => {
+        secondAt = Date.now();
+        matches(req, res);
+      });
       const server = await serverFor(listener, "deadline-profile");
       const answer = await callTool(server, "get_watch_profile", { profile_id: 3 });
-      // Before the fix: both answered, about 2.8 s.
-      expect(answer.ms).toBeLessThan(TIMEOUT + 1_000);
+      // Each GET fits in TIMEOUT, both do not: with a timeout per request both answer (about 8 s) and
+      // the call succeeds; with one deadline the second is cut.
       expect(answer.body).toMatchObject({ error: "backend_unavailable", detail: { timeout_ms: TIMEOUT } });
+      expect(secondAt).toBeGreaterThan(0);
+      expect(answer.at - secondAt).toBeLessThan(3_000);
     });
   },
 );
@@ -508,14 +541,20 @@ describe.skipIf(!HAVE_CLI || process.platform === "win32")(
       const state = join(root, "fifo-state");
       await mkdir(state, { recursive: true });
       execFileSync("mkfifo", [join(state, `api-token-${listener.port}`)]);
-      const server = await started({ RESMON_PORT: String(listener.port), RESMON_STATE_DIR: state });
+      const server = await started({
+        RESMON_PORT: String(listener.port),
+        RESMON_STATE_DIR: state,
+        RESMON_MCP_TIMEOUT_MS: "30000",
+      });
       for (let i = 0; i < 2; i += 1) {
         const answer = await callTool(server, "list_routines");
+        // "fifo" comes only from fstat before any read; a read that waited would say "timeout".
         expect(answer.body).toMatchObject({
           error: "backend_unavailable",
           detail: { reason: "unusable_token_file", file_problem: "fifo" },
         });
-        expect(answer.ms).toBeLessThan(3_000);
+        // A read blocked on the FIFO would hold the call to its 30 s deadline.
+        expect(answer.ms).toBeLessThan(15_000);
       }
     });
 
@@ -525,14 +564,16 @@ describe.skipIf(!HAVE_CLI || process.platform === "win32")(
     ])("%s as the port file answers at once", async (_what, make, problem) => {
       const portFile = problem === "device" ? "/dev/zero" : join(root, `port-${problem}`);
       make(portFile);
-      const server = await started({ RESMON_PORT_FILE: portFile });
+      const server = await started({ RESMON_PORT_FILE: portFile, RESMON_MCP_TIMEOUT_MS: "30000" });
       for (let i = 0; i < 2; i += 1) {
         const answer = await callTool(server, "list_routines");
+        // Named by fstat before any read ("timeout" or "too_large" had it been read).
         expect(answer.body).toMatchObject({
           error: "backend_unavailable",
           detail: { reason: "unusable_port_file", file_problem: problem },
         });
-        expect(answer.ms).toBeLessThan(3_000);
+        // A blocked read would hold the call to its 30 s deadline.
+        expect(answer.ms).toBeLessThan(15_000);
       }
       if (isLinux && server.child.pid !== undefined) expect(peakRssMb(server.child.pid)).toBeLessThan(200);
     });

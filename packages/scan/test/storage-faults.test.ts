@@ -183,7 +183,8 @@ describe("the scans directory and each scan's files", () => {
     const t0 = Date.now();
     const e = await refused(r.engine().result({ scan_id: id }));
     expect(e.detail).toMatchObject({ reason: "storage", problem: "too_large" });
-    expect(Date.now() - t0).toBeLessThan(1000);
+    // too_large is the size check before a read; the bound is a wide hang guard.
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it("a wrong-typed phase is not blamed on resmon: the phase is derived, the stored one never read", async () => {
@@ -221,7 +222,8 @@ describe("the scans directory and each scan's files", () => {
     const t0 = Date.now();
     const e = await refused(r.engine().continue({ scan_id: id }));
     expect(e.detail).toMatchObject({ reason: "storage", problem: "not_a_file", path: `${id}/lock` });
-    expect(Date.now() - t0).toBeLessThan(1000);
+    // not_a_file is the named refusal (waiting would end in scan_in_progress); a wide hang guard.
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it("scan_result reads only its own evidence.md: stored paths and symlinks lead nowhere else", async () => {

@@ -60,6 +60,8 @@ describe("filling resmon's run slots", () => {
     expect(obj(queued.json)).toMatchObject({ queued: true, queue_position: 1 });
     expect((await call(kit, "POST", "/api/routines/1/run")).status).toBe(409);
 
+    // The queued routine's run starts at freeSlots(): long enough to be seen running on a loaded machine.
+    kit.setAdmission({ maxConcurrent: 2, queueLimit: 1, runDurationMs: 60_000 });
     kit.freeSlots();
     for (const id of ids) expect((await execution(id)).status).toBe("completed");
     const after = arr((await call(kit, "GET", "/api/executions?limit=5")).json).map(obj);
