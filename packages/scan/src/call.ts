@@ -2,6 +2,7 @@ import type { ApiResult, ResmonClient } from "@resmon/api-client";
 import { ToolError } from "@resmon/mcp-contract";
 import { BudgetSpent, type ScanBackend, type ScanServes, SERVES_ALL } from "./backend.js";
 import { atStage } from "./errors.js";
+import { type OnProgress, type ProgressStage, progressOf } from "./progress.js";
 import { fillAbsent, type PaperRecord } from "./records.js";
 import type { RecordBook, ScanState } from "./state.js";
 import type { ScanDir } from "./store.js";
@@ -32,6 +33,8 @@ export interface CallOptions {
   now: () => Date;
   /** Checks the backend's runtime id against the stored one before the call's first request. */
   onRuntime: (call: Call) => Promise<void>;
+  /** The caller's progress callback (progress.ts), if it wants one. */
+  onProgress?: OnProgress | undefined;
 }
 
 /** One mutating call on one scan, under its lock: the state, the records, resmon, the deadline. */
@@ -50,6 +53,9 @@ export class Call {
   private answered = false;
   private recordsDirty = false;
   private serving: Promise<ScanServes> | undefined;
+  private readonly onProgress: OnProgress | undefined;
+  private stage: ProgressStage | undefined;
+  private reported = "";
 
   constructor(options: CallOptions) {
     this.dir = options.dir;
@@ -61,6 +67,7 @@ export class Call {
     this.pollMs = options.pollMs;
     this.now = options.now;
     this.onRuntime = options.onRuntime;
+    this.onProgress = options.onProgress;
   }
 
   /**
@@ -137,6 +144,27 @@ export class Call {
     this.state.updated_at = this.now().toISOString();
     this.dir.save(this.state, this.recordsDirty ? this.records : null);
     this.recordsDirty = false;
+    this.report();
+  }
+
+  /** The stage this call is working in: from then on every save (and report()) says how far it is. */
+  working(stage: ProgressStage): void {
+    this.stage = stage;
+    this.report();
+  }
+
+  /** Tell the caller how far the stage has come, when that changed since the last report. */
+  report(): void {
+    if (!this.onProgress || !this.stage) return;
+    const now = progressOf(this.state, this.stage);
+    const key = `${now.stage} ${now.done}/${now.total} ${now.message}`;
+    if (key === this.reported) return;
+    this.reported = key;
+    try {
+      this.onProgress(now);
+    } catch {
+      // A listener's failure is its own: the scan goes on.
+    }
   }
 
   remainingMs(): number {

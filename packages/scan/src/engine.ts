@@ -21,6 +21,7 @@ import {
 } from "./evidence.js";
 import { acquireLock } from "./lock.js";
 import { advance, nextActionOf, roundFailedError } from "./machine.js";
+import type { OnProgress } from "./progress.js";
 import { checkRuntime, planTasks, resubmitUnfinished } from "./retrieval.js";
 import type { ScanState } from "./state.js";
 import { nextStep as nextStepOf } from "./steps.js";
@@ -46,10 +47,28 @@ export interface ScanEngineOptions {
  * call asks resmon through `backend`, the server's adapter for this tool call (its deadline, its
  * error mapping); scan_result never asks resmon.
  */
+/** What one mutating call's caller may pass beside its arguments and backend. */
+export interface ScanCallOptions {
+  /** Called as the call's retrieval or verification moves on (progress.ts); never after it answers. */
+  onProgress?: OnProgress;
+}
+
 export interface ScanEngine {
-  start(args: ToolArgs<"scan_start">, backend?: ScanBackend): Promise<ScanEnvelope>;
-  continue(args: ToolArgs<"scan_continue">, backend?: ScanBackend): Promise<ScanEnvelope>;
-  verify(args: ToolArgs<"scan_verify">, backend?: ScanBackend): Promise<ScanEnvelope>;
+  start(
+    args: ToolArgs<"scan_start">,
+    backend?: ScanBackend,
+    options?: ScanCallOptions,
+  ): Promise<ScanEnvelope>;
+  continue(
+    args: ToolArgs<"scan_continue">,
+    backend?: ScanBackend,
+    options?: ScanCallOptions,
+  ): Promise<ScanEnvelope>;
+  verify(
+    args: ToolArgs<"scan_verify">,
+    backend?: ScanBackend,
+    options?: ScanCallOptions,
+  ): Promise<ScanEnvelope>;
   result(args: ToolArgs<"scan_result">): Promise<ScanEnvelope>;
   /** One evidence file of a finished scan, confined, bounded and scrubbed (evidence.ts); never asks resmon. */
   evidence(args: EvidenceArgs): Promise<Evidence>;
@@ -118,6 +137,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     scanId: string,
     tool: string,
     given: ScanBackend | undefined,
+    callOptions: ScanCallOptions | undefined,
     work: (state: ScanState | undefined, open: (s: ScanState) => Call) => Promise<ScanEnvelope>,
     create = false,
   ): Promise<ScanEnvelope> {
@@ -143,6 +163,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
           pollMs,
           now,
           onRuntime: checkRuntime,
+          onProgress: callOptions?.onProgress,
         });
         return opened;
       };
@@ -157,13 +178,18 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     }
   }
 
-  async function start(args: ToolArgs<"scan_start">, backend?: ScanBackend): Promise<ScanEnvelope> {
+  async function start(
+    args: ToolArgs<"scan_start">,
+    backend?: ScanBackend,
+    callOptions?: ScanCallOptions,
+  ): Promise<ScanEnvelope> {
     const scanId = args.scan_id;
     const inputs = normalizeStart(args);
     return locked(
       scanId,
       "scan_start",
       backend,
+      callOptions,
       async (existing, open) => {
         if (existing) {
           // The stored hash decides; the names of what differs are only for the message.
@@ -192,7 +218,11 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     );
   }
 
-  async function continueScan(args: ToolArgs<"scan_continue">, backend?: ScanBackend): Promise<ScanEnvelope> {
+  async function continueScan(
+    args: ToolArgs<"scan_continue">,
+    backend?: ScanBackend,
+    callOptions?: ScanCallOptions,
+  ): Promise<ScanEnvelope> {
     const scanId = args.scan_id;
     const sent = (["screen_scores", "gap_queries", "ranked_entries"] as const).filter(
       (k) => args[k] !== undefined,
@@ -201,7 +231,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     for (const [i, score] of (Array.isArray(args.screen_scores) ? args.screen_scores : []).entries()) {
       checkListLength(score?.criteria_hit, `screen_scores[${i}].criteria_hit`, "criteria_hit");
     }
-    return locked(scanId, "scan_continue", backend, async (state, open) => {
+    return locked(scanId, "scan_continue", backend, callOptions, async (state, open) => {
       if (!state) throw notFound(scanId);
       const call = open(state);
       if (sent.length > 1) {
@@ -216,10 +246,14 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     });
   }
 
-  async function verify(args: ToolArgs<"scan_verify">, backend?: ScanBackend): Promise<ScanEnvelope> {
+  async function verify(
+    args: ToolArgs<"scan_verify">,
+    backend?: ScanBackend,
+    callOptions?: ScanCallOptions,
+  ): Promise<ScanEnvelope> {
     const scanId = args.scan_id;
     checkListLength(args.ranked_entries, "ranked_entries", "ranked_entries");
-    return locked(scanId, "scan_verify", backend, async (state, open) => {
+    return locked(scanId, "scan_verify", backend, callOptions, async (state, open) => {
       if (!state) throw notFound(scanId);
       const call = open(state);
       const entries = args.ranked_entries === undefined ? [] : cleanEntries(args.ranked_entries);

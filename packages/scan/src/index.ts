@@ -1,6 +1,12 @@
 export type { ScanBackend, ScanServes } from "./backend.js";
 export { defaultScanDataDir } from "./data-dir.js";
-export { createScanEngine, DEFAULT_SCAN_WAIT_MS, type ScanEngine, type ScanEngineOptions } from "./engine.js";
+export {
+  createScanEngine,
+  DEFAULT_SCAN_WAIT_MS,
+  type ScanCallOptions,
+  type ScanEngine,
+  type ScanEngineOptions,
+} from "./engine.js";
 export {
   EVIDENCE_FILES,
   type Evidence,
@@ -10,3 +16,4 @@ export {
   isEvidenceFile,
   MAX_EVIDENCE_BYTES,
 } from "./evidence.js";
+export type { OnProgress, ScanProgress } from "./progress.js";

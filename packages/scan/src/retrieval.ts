@@ -291,6 +291,7 @@ function isFinal(task: RetrievalTask): boolean {
  * on), but the call's first request always gets its time, so every call advances.
  */
 export async function retrievalPass(call: Call, round: number): Promise<boolean> {
+  call.working({ kind: "retrieve", round });
   const tasks = call.state.tasks.filter((t) => t.round === round);
   for (const task of tasks) {
     if (task.via === "corpus") {

@@ -55,6 +55,7 @@ async function check(call: Call, entries: readonly RankedEntry[]): Promise<boole
     }
     checks.lifecycle[e.doc_id] = await lifecycleOf(call, e.doc_id);
     checked++;
+    call.report();
   }
   call.save();
   return true;
@@ -105,6 +106,7 @@ export function closeFoundNothing(state: ScanState): void {
 export async function runVerification(call: Call): Promise<void> {
   const state = call.state;
   const entries: RankedEntry[] = state.pages.flatMap((p) => p.entries ?? []);
+  call.working({ kind: "verify" });
   if (!(await check(call, entries))) return;
   const checks = state.checks as NonNullable<typeof state.checks>;
   const verdicts: Verdict[] = entries.map((e) =>
