@@ -1,6 +1,7 @@
 import type { ToolArgs, ToolName, ToolResult } from "@resmon/mcp-contract";
 import type { ScanEngine } from "@resmon/scan";
 import type { CallBackend } from "./backend/adapter.js";
+import type { ProgressReport } from "./progress.js";
 
 /** A success answer: the tool's documented shape (checked against its output schema before it is sent). */
 export type Answer = Record<string, unknown>;
@@ -10,6 +11,8 @@ export interface Ctx {
   readonly backend: CallBackend;
   /** The server process's one scan engine, made on first use. */
   readonly scan: () => ScanEngine;
+  /** Report how far the call has come (progress.ts); absent when the client asked for no progress. */
+  readonly progress?: (report: ProgressReport) => void;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   createScanEngine,
   defaultScanDataDir,
   type ScanBackend,
+  type ScanCallOptions,
   type ScanEngine,
   type ScanServes,
 } from "@resmon/scan";
@@ -92,7 +93,10 @@ function scanBackendOf(backend: Ctx["backend"]): ScanBackend {
 export async function runScan<N extends ToolName>(
   name: N,
   ctx: Ctx,
-  call: (engine: ScanEngine, backend: ScanBackend) => Promise<ScanEnvelope>,
+  call: (engine: ScanEngine, backend: ScanBackend, options: ScanCallOptions) => Promise<ScanEnvelope>,
 ): Promise<ToolResult<N>> {
-  return answerOf(name, { ...(await call(ctx.scan(), scanBackendOf(ctx.backend))) });
+  const { progress } = ctx;
+  // The engine's reports, as they are, to the call's progress (src/progress.ts scales and paces them).
+  const options: ScanCallOptions = progress ? { onProgress: (p) => progress(p) } : {};
+  return answerOf(name, { ...(await call(ctx.scan(), scanBackendOf(ctx.backend), options)) });
 }

@@ -3,6 +3,7 @@ import {
   isListedReadOnly,
   isToolName,
   parseArguments,
+  reportsProgress,
   TOOL_BY_NAME,
   type ToolArgs,
   type ToolDef,
@@ -20,6 +21,7 @@ import { backendUnavailable, boundEchoes, invalidArgument, toEnvelope } from "./
 import { HANDLERS } from "./handlers/index.js";
 import { hostInfo } from "./host-info.js";
 import { log } from "./log.js";
+import { type ProgressReport, progressReporter } from "./progress.js";
 import { getPrompt, listPrompts } from "./prompts.js";
 import {
   type JSONRPCMessage,
@@ -81,7 +83,13 @@ export interface ResmonTools {
   readonly readOnly: boolean;
   list(): ToolsListEntry[];
   /** `receivedAt`: when the call arrived (epoch ms); its deadline counts from then (default now). */
-  call(name: string, args: unknown, receivedAt?: number): Promise<ToolOutcome>;
+  /** `progress`: where the call reports how far it has come (the client asked for progress). */
+  call(
+    name: string,
+    args: unknown,
+    receivedAt?: number,
+    progress?: (report: ProgressReport) => void,
+  ): Promise<ToolOutcome>;
   /** A finished scan's evidence files as MCP resources (reads, so a read-only session has them). */
   readonly resources: ScanResources;
   close(): Promise<void>;
@@ -107,7 +115,12 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   // its hand-over this zod → JSON Schema conversion of every tool is work the first call need not wait for.
   let entries: ToolsListEntry[] | undefined;
 
-  async function run(name: string, raw: unknown, receivedAt?: number): Promise<Answer> {
+  async function run(
+    name: string,
+    raw: unknown,
+    receivedAt?: number,
+    progress?: (report: ProgressReport) => void,
+  ): Promise<Answer> {
     if (!isToolName(name)) {
       throw invalidArgument(`There is no tool named '${name}'.`, { field: "name", tool: name });
     }
@@ -123,7 +136,7 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     // The row's own schema parses the arguments (the contract's parseArguments). One deadline for
     // the whole call: every request it makes shares RESMON_MCP_TIMEOUT_MS.
     const args = parseArguments(name, raw);
-    const ctx: Ctx = { backend: backend.forCall(receivedAt), scan };
+    const ctx: Ctx = { backend: backend.forCall(receivedAt), scan, ...(progress ? { progress } : {}) };
     // A scan already under way answers its stored state whatever resmon is there now.
     if (name !== "scan_continue" && name !== "scan_verify") await requireTool(ctx.backend, def);
     return withClampNote(raw, args, await dispatch(name, args, ctx));
@@ -136,9 +149,12 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
       entries ??= toolsListEntries({ readOnly, outputSchemas: options.outputSchemas ?? true });
       return entries;
     },
-    async call(name, raw, receivedAt) {
+    async call(name, raw, receivedAt, progress) {
       try {
-        return { ok: true, answer: scrubDeep(withoutCredentialFields(await run(name, raw, receivedAt))) };
+        return {
+          ok: true,
+          answer: scrubDeep(withoutCredentialFields(await run(name, raw, receivedAt, progress))),
+        };
       } catch (err) {
         return { ok: false, error: boundEchoes(scrubDeep(withoutCredentialFields(toEnvelope(err, name)))) };
       }
@@ -172,7 +188,15 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
   const host: ToolHost = {
     ...hostInfo(tools.readOnly),
     listTools: () => tools.list() as unknown as Record<string, unknown>[],
-    callTool: async (name, args, receivedAt) => outcomeForSdk(name, await tools.call(name, args, receivedAt)),
+    callTool: async (name, args, receivedAt, notify) => {
+      // Only the tools that report progress (the contract's PROGRESS_TOOLS) get a reporter.
+      const reporter = notify && reportsProgress(name) ? progressReporter(notify) : undefined;
+      try {
+        return outcomeForSdk(name, await tools.call(name, args, receivedAt, reporter?.report));
+      } finally {
+        await reporter?.end();
+      }
+    },
     prompts: {
       list: () => listPrompts(tools.readOnly),
       get: (name, args) => getPrompt(tools.readOnly, name, args),

@@ -2,4 +2,4 @@ import type { Handler } from "../context.js";
 import { runScan } from "../scan.js";
 
 export const scan_continue: Handler<"scan_continue"> = (args, ctx) =>
-  runScan("scan_continue", ctx, (engine, backend) => engine.continue(args, backend));
+  runScan("scan_continue", ctx, (engine, backend, options) => engine.continue(args, backend, options));

@@ -48,8 +48,17 @@ export interface ToolHost {
   /** Added to the opening answer's _meta (initialize, server/discover): the contract version etc. */
   initializeMeta: Record<string, unknown>;
   listTools(): readonly Record<string, unknown>[];
-  /** `receivedAt`: when the call's line arrived (epoch ms), where the stdio entry noted it. */
-  callTool(name: string, args: unknown, receivedAt?: number): Promise<ToolCallOutcome>;
+  /**
+   * `receivedAt`: when the call's line arrived (epoch ms), where the stdio entry noted it. `progress`
+   * is given only when the request carried `_meta.progressToken`: each call sends one
+   * `notifications/progress` for it (the host decides how often; never after the call answers).
+   */
+  callTool(
+    name: string,
+    args: unknown,
+    receivedAt?: number,
+    progress?: (note: { progress: number; total?: number; message: string }) => Promise<void>,
+  ): Promise<ToolCallOutcome>;
   prompts: { list(): Record<string, unknown>[]; get(name: string, args?: Record<string, string>): Answer };
   resources: {
     list(cursor?: string): Promise<Answer>;
@@ -114,7 +123,15 @@ function buildServer(host: ToolHost): Server {
   server.setRequestHandler("tools/list", async () => ({ tools: host.listTools() }) as never);
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     const receivedAt = takeArrival(ctx.mcpReq.id);
-    const outcome = await host.callTool(request.params.name, request.params.arguments, receivedAt);
+    const token = ctx.mcpReq._meta?.progressToken;
+    const progress =
+      token === undefined
+        ? undefined
+        : (note: { progress: number; total?: number; message: string }) =>
+            ctx.mcpReq
+              .notify({ method: "notifications/progress", params: { progressToken: token, ...note } })
+              .catch(() => undefined);
+    const outcome = await host.callTool(request.params.name, request.params.arguments, receivedAt, progress);
     return callResult(outcome);
   });
   server.setRequestHandler("prompts/list", async () => ({ prompts: host.prompts.list() }) as never);
