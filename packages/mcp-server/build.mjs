@@ -8,7 +8,8 @@
 //   which the bin loads with import() when the session needs them.
 // State both bundles must see (the scrubber's secrets, call arrivals) is process-wide (src/process-wide.ts).
 // Runs after `tsc` (which type-checks and emits dist/ for the workspace's own tests and the demo).
-import { readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { build } from "esbuild";
 
 const outdir = new URL("./dist", import.meta.url).pathname;
@@ -29,8 +30,32 @@ const common = {
   logLevel: "warning",
 };
 
+/**
+ * What the SDK side would bundle and never run, left out (issue 31: memory): the SDK's Node shim,
+ * whose default validator is Ajv (src/bin/sdk-shims.ts says why it is never built), and zod's 64
+ * locales but English (zod configures English itself; nothing here picks another).
+ */
+const lean = {
+  name: "lean",
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: new URL("./src/bin/sdk-shims.ts", import.meta.url).pathname,
+    }));
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer)
+        ? { path: join(args.resolveDir, "..", "locales", "index.js"), namespace: "zod-locales" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 await build({
   ...common,
+  plugins: [lean],
   entryPoints: { "sdk-side": new URL("./src/bin/sdk-side.ts", import.meta.url).pathname },
   outdir,
   splitting: true,
@@ -54,3 +79,23 @@ await build({
     js: '"use strict";\nconst __resmonEntryUrl = require("node:url").pathToFileURL(__filename).href;',
   },
 });
+
+/**
+ * ASCII only: V8 keeps a script's source in memory, one byte a character, or two for the whole file
+ * if one character is not Latin-1: a dash or a quote in a comment of zod, the SDK and undici kept
+ * their three chunks (about 2 MB) as 4 MiB.
+ * esbuild escapes strings and identifiers already (charset ascii); what is left is in comments,
+ * where a backslash-u escape reads the same.
+ */
+const escapeNonAscii = (text) =>
+  text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const outputs = [
+  join(outdir, "resmon-mcp.cjs"),
+  join(outdir, "sdk-side.js"),
+  ...(await readdir(join(outdir, "chunks"))).map((name) => join(outdir, "chunks", name)),
+];
+for (const file of outputs) {
+  const text = await readFile(file, "utf8");
+  const ascii = escapeNonAscii(text);
+  if (ascii !== text) await writeFile(file, ascii);
+}
