@@ -139,7 +139,7 @@ describe.skipIf(!HAVE_CLI)("the start-up probe, through the bin", () => {
       }
     });
 
-    it("running: says it answered, where, and sends it nothing but that one health probe", async () => {
+    it("running: says it answered, where, and sends it nothing but that probe and the warm-up call", async () => {
       const running = kit as Testkit;
       const before = running.requests.length;
       const server = new RawServer(
@@ -153,9 +153,14 @@ describe.skipIf(!HAVE_CLI)("the start-up probe, through the bin", () => {
             `^\\[resmon-mcp\\] ${PROBE_PREFIX} resmon answered at http://127\\.0\\.0\\.1:${running.port}`,
           ),
         );
-        expect(running.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
-          "GET /api/health",
-        ]);
+        // The warm-up health call (sdk-side.ts: discovery's health, the route list, the call's own
+        // health), then the probe's health: all made by the time the probe's line is out.
+        expect(
+          running.requests
+            .slice(before)
+            .map((r) => `${r.method} ${r.path}`)
+            .sort(),
+        ).toEqual(["GET /api/health", "GET /api/health", "GET /api/health", "GET /openapi.json"]);
         expect(server.stderr).not.toContain(running.token);
         onlyFrames(server.stdout);
       } finally {
