@@ -47,13 +47,11 @@ describe("the floor server", () => {
 });
 
 describe("the memory run", () => {
-  it("reads RSS after a forced collection, and the peak, which no reading exceeds", async () => {
+  it("reads RSS after a forced collection, and the process's own peak", async () => {
     const m = await measureMemory(FLOOR, serverEnv(kit), 20);
     expect(m.forcedGc).toBe(true);
-    for (const v of [m.afterStartMiB, m.afterCallsMiB, m.afterTwiceMiB]) {
+    for (const v of [m.afterStartMiB, m.afterCallsMiB, m.afterTwiceMiB, m.peakMiB])
       expect(v).toBeGreaterThan(20);
-      expect(v).toBeLessThanOrEqual(m.peakMiB);
-    }
     expect(m.heapAfterTwiceMiB).toBeGreaterThan(0);
   }, 30_000);
 });

@@ -2,9 +2,11 @@
  * Resident memory of a stdio server over many calls, for the server and its floor (the same SDK
  * with 29 trivial tools, floor-server.mjs) alike: a fresh process, the opening, tools/list and one
  * health call (after start), then `calls` health calls (after calls), then as many again (a leak
- * grows between those two readings; a warm heap does not), and the peak (VmHWM) at the end. Each
- * reading follows a forced full collection (gc-on-signal.cjs) when the server is a node script
- * this process can preload into.
+ * grows between those two readings; a warm heap does not), and the peak. Each reading follows a
+ * forced full collection (gc-on-signal.cjs) when the server is a node script this process can
+ * preload into. The peak is the process's own (VmHWM, read before each forced collection and reset
+ * after it through /proc/<pid>/clear_refs), so the bench's collections, which a server in use never
+ * runs and which move the heap about, do not count in it.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +22,7 @@ export interface MemoryReport {
   afterStartMiB: number;
   afterCallsMiB: number;
   afterTwiceMiB: number;
-  /** The process's highest RSS over the whole run (VmHWM), read at its end. */
+  /** The process's highest RSS over the run, the bench's forced collections left out (VmHWM). */
   peakMiB: number;
   /** V8 heap in use at the same readings (NaN without a forced collection). */
   heapAfterCallsMiB: number;
@@ -29,16 +31,28 @@ export interface MemoryReport {
   forcedGc: boolean;
 }
 
-type Reading = { rss: number; heapUsed: number };
+type Reading = { rss: number; heapUsed: number; peakBefore: number };
 
-/** RSS (and the V8 heap, after a full collection, where the preload is in) of the process now. */
+/**
+ * RSS (and the V8 heap, after a full collection, where the preload is in) of the process now, and
+ * its peak since the last reading (before this reading's collection).
+ */
 async function readMemory(rpc: StdioRpc, gcFile: string | null): Promise<Reading> {
-  if (gcFile === null) return { rss: await rssMiB(rpc.pid), heapUsed: Number.NaN };
+  const peakBefore = await peakRssMiB(rpc.pid);
+  if (gcFile === null) return { rss: await rssMiB(rpc.pid), heapUsed: Number.NaN, peakBefore };
   rmSync(gcFile, { force: true });
   process.kill(rpc.pid, "SIGUSR2");
-  for (let i = 0; i < 200 && !existsSync(gcFile); i += 1) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 500 && !existsSync(gcFile); i += 1) await new Promise((r) => setTimeout(r, 10));
   const usage = JSON.parse(readFileSync(gcFile, "utf8")) as { heapUsed: number };
-  return { rss: await rssMiB(rpc.pid), heapUsed: usage.heapUsed / 2 ** 20 };
+  const rss = await rssMiB(rpc.pid);
+  await resetPeak(rpc.pid);
+  return { rss, heapUsed: usage.heapUsed / 2 ** 20, peakBefore };
+}
+
+/** Resets the process's VmHWM to its RSS now (Linux: 5 written to /proc/<pid>/clear_refs). */
+async function resetPeak(pid: number): Promise<void> {
+  const { writeFile } = await import("node:fs/promises");
+  await writeFile(`/proc/${pid}/clear_refs`, "5").catch(() => undefined);
 }
 
 async function callHealth(rpc: StdioRpc, times: number, clearRequests: () => void): Promise<void> {
@@ -76,7 +90,7 @@ export async function measureMemory(
       afterStartMiB: afterStart.rss,
       afterCallsMiB: afterCalls.rss,
       afterTwiceMiB: afterTwice.rss,
-      peakMiB: await peakRssMiB(rpc.pid),
+      peakMiB: Math.max(afterStart.peakBefore, afterCalls.peakBefore, afterTwice.peakBefore),
       heapAfterCallsMiB: afterCalls.heapUsed,
       heapAfterTwiceMiB: afterTwice.heapUsed,
       forcedGc,
