@@ -1,13 +1,14 @@
 /**
- * createResmonClient: openapi-fetch typed by the generated paths, over our own transport.
+ * createResmonClient: each verb typed by the generated paths (openapi-fetch's types), its request
+ * built by openapi-fetch's serializers (request.ts) and sent through our own transport.
  * Base URL is always http://127.0.0.1:<port>; every request carries the bearer token and no Origin.
  */
 import type { Client, ClientPathsWithMethod, MaybeOptionalInit } from "openapi-fetch";
-import createClient from "openapi-fetch";
 import { type ApiError, type ApiResult, scrubError } from "./errors.js";
 import type { paths } from "./generated/resmon-api.js";
-import { type BufferedReply, httpErrorFrom, parseSuccessBody } from "./http-body.js";
-import { ApiStreamError, type Opening, type StreamedReply, Transport } from "./transport.js";
+import { httpErrorFrom, parseSuccessBody } from "./http-body.js";
+import { buildRequest, type RequestParts } from "./request.js";
+import { ApiStreamError, type StreamedReply, Transport } from "./transport.js";
 
 export interface ResmonClientOptions {
   port: number;
@@ -45,7 +46,8 @@ export type ResponseBodyOf<P extends PathsWith<M>, M extends HttpVerb> = paths[P
 /** openapi-fetch's init: { params: { path, query }, body, signal, headers }. */
 export type RequestInitOf<P extends keyof paths, M extends HttpVerb> = MaybeOptionalInit<paths[P], M>;
 type InitArgs<I> = undefined extends I ? [init?: I] : [init: I];
-type MethodName = Uppercase<HttpVerb>;
+export type MethodName = Uppercase<HttpVerb>;
+const METHODS: readonly string[] = ["GET", "POST", "PUT", "DELETE", "PATCH"];
 
 /**
  * A streamed answer: `body` yields the bytes as they arrive, never held whole (an export, a backup,
@@ -109,11 +111,14 @@ export interface ResmonClient {
   openApiDocument(): Promise<ApiResult<unknown>>;
   /**
    * The same client with each request bounded by timeoutMs as well (never longer than its own
-   * timeout): how a caller shares one deadline among several requests.
+   * timeout): how a caller shares one deadline among several requests. `options` (default: this
+   * view's) may refuse a route before anything is sent.
    */
-  within(timeoutMs: number): ResmonClient;
+  within(timeoutMs: number, options?: ViewOptions): ResmonClient;
   /** Releases the keep-alive connections. */
   close(): Promise<void>;
+  /** "ResmonClient(<baseUrl>)": never the token. */
+  toString(): string;
 }
 
 export function isValidPort(port: unknown): port is number {
@@ -124,15 +129,19 @@ export function loopbackUrl(port: number): string {
   return `http://127.0.0.1:${port}`;
 }
 
-/** Thrown from the custom fetch so openapi-fetch stops; caught again in `call`. */
-class ExchangeFailed extends Error {
-  constructor(readonly apiError: ApiError) {
-    super(apiError.message);
-  }
-}
+const NOT_SENT = (baseUrl: string): ApiError => ({
+  kind: "transport",
+  message: `The request to ${baseUrl} could not be sent.`,
+});
 
-type LooseInit = { [key: string]: unknown } | undefined;
-type LooseMethod = (path: string, init?: LooseInit) => Promise<{ response: Response }>;
+/** How one view of the client sends: its time bound, and a check that may refuse a route before anything is sent. */
+export interface ViewOptions {
+  /**
+   * Asked before each request with its method and route (the path as the types name it, e.g.
+   * "/api/executions/{exec_id}"): a value returned is thrown instead, and nothing is sent.
+   */
+  refuse?: (method: MethodName, path: string) => Error | undefined;
+}
 
 export function createResmonClient(options: ResmonClientOptions): ResmonClient {
   if (!isValidPort(options.port)) {
@@ -140,139 +149,139 @@ export function createResmonClient(options: ResmonClientOptions): ResmonClient {
   }
   const { port, token } = options;
   const baseUrl = loopbackUrl(port);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const transport = new Transport({
     baseUrl,
-    timeoutMs,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxJsonValues: options.maxJsonValues ?? DEFAULT_MAX_JSON_VALUES,
   });
-  // The buffered answer behind each Response handed to openapi-fetch, so we parse it ourselves.
-  const replies = new WeakMap<Response, BufferedReply>();
-  // The streamed (or error) answer behind each Response of a `stream` call.
-  const openings = new WeakMap<Response, Opening>();
+  // The token lives only in these closures; nothing enumerable on the client holds it.
+  const headers = { Authorization: `Bearer ${token}`, Accept: "application/json" };
+  const request = (method: MethodName, path: string, init: RequestParts | undefined) =>
+    buildRequest(baseUrl, headers, method, path, init);
+  const scrub = (error: ApiError) => scrubError(error, token);
+  return clientView(
+    { baseUrl, port, request, transport, scrub },
+    options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    {},
+  );
+}
 
-  /** The fetch handed to openapi-fetch: one exchange within `limitMs`. */
-  const fetchWithin = (limitMs: number) => async (request: Request) => {
-    const exchange = await transport.exchange(request, limitMs);
-    if (!exchange.ok) throw new ExchangeFailed(exchange.error);
-    const { reply } = exchange;
-    const nullBody = reply.status === 204 || reply.status === 205 || reply.status === 304;
-    const response = new Response(nullBody ? null : reply.bytes, {
-      status: reply.status,
-      headers: reply.headers,
-    });
-    replies.set(response, reply);
-    return response;
-  };
+/** What every view of one client shares: where it sends, how it builds a request, the transport, the scrubber. */
+interface ClientCore {
+  baseUrl: string;
+  port: number;
+  request: (method: MethodName, path: string, init: RequestParts | undefined) => Request;
+  transport: Transport;
+  scrub: (error: ApiError) => ApiError;
+}
 
-  /** The fetch handed to openapi-fetch by `stream`: the body stays with the transport, unread. */
-  const openWithin = (limitMs: number, maxBytes: number | undefined) => async (request: Request) => {
-    const opening = await transport.open(request, limitMs, maxBytes);
-    const response = new Response(null, { status: 200 });
-    openings.set(response, opening);
-    return response;
-  };
-
-  const raw = createClient<paths, `${string}/${string}`>({
-    baseUrl,
-    headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
-  });
-
-  async function call(
-    method: LooseMethod,
-    path: string,
-    init: LooseInit,
-    limitMs: number,
-  ): Promise<ApiResult<unknown>> {
-    let response: Response;
-    try {
-      ({ response } = await method(path, { ...init, parseAs: "stream", fetch: fetchWithin(limitMs) }));
-    } catch (error) {
-      const apiError: ApiError =
-        error instanceof ExchangeFailed
-          ? error.apiError
-          : { kind: "transport", message: `The request to ${baseUrl} could not be sent.` };
-      return { ok: false, error: scrubError(apiError, token) };
-    }
-    const reply = replies.get(response);
-    if (reply === undefined) {
-      return { ok: false, error: { kind: "transport", message: `No answer was recorded for ${baseUrl}.` } };
-    }
-    if (reply.status < 200 || reply.status > 299) {
-      return { ok: false, error: scrubError(httpErrorFrom(reply), token) };
-    }
-    const body = parseSuccessBody(reply);
-    if (!body.ok) return { ok: false, error: scrubError(body.error, token) };
-    return { ok: true, status: reply.status, data: body.data, headers: reply.headers };
+/** One request, its whole answer read and parsed: the data, or the ApiError (token scrubbed). */
+async function send(
+  core: ClientCore,
+  method: MethodName,
+  path: string,
+  init: RequestParts | undefined,
+  limitMs: number,
+  view: ViewOptions,
+): Promise<ApiResult<unknown>> {
+  const refused = view.refuse?.(method, path);
+  if (refused) throw refused;
+  let request: Request;
+  try {
+    request = core.request(method, path, init);
+  } catch {
+    return { ok: false, error: NOT_SENT(core.baseUrl) };
   }
+  const exchange = await core.transport.exchange(request, limitMs);
+  if (!exchange.ok) return { ok: false, error: core.scrub(exchange.error) };
+  const { reply } = exchange;
+  if (reply.status < 200 || reply.status > 299) return { ok: false, error: core.scrub(httpErrorFrom(reply)) };
+  const body = parseSuccessBody(reply);
+  if (!body.ok) return { ok: false, error: core.scrub(body.error) };
+  return { ok: true, status: reply.status, data: body.data, headers: reply.headers };
+}
 
-  async function stream(
-    method: LooseMethod,
-    path: string,
-    init: LooseInit,
-    limitMs: number,
-  ): Promise<StreamResult> {
-    const { maxBytes, ...rest } = init ?? {};
-    const cap = typeof maxBytes === "number" ? maxBytes : undefined;
-    let response: Response;
-    try {
-      ({ response } = await method(path, { ...rest, parseAs: "stream", fetch: openWithin(limitMs, cap) }));
-    } catch {
-      return {
-        ok: false,
-        error: { kind: "transport", message: `The request to ${baseUrl} could not be sent.` },
-      };
-    }
-    const opening = openings.get(response);
-    if (opening === undefined) {
-      return { ok: false, error: { kind: "transport", message: `No answer was recorded for ${baseUrl}.` } };
-    }
-    if (!opening.ok) return { ok: false, error: scrubError(opening.error, token) };
-    if ("reply" in opening) return { ok: false, error: scrubError(httpErrorFrom(opening.reply), token) };
-    return {
-      ok: true,
-      status: opening.streamed.status,
-      headers: opening.streamed.headers,
-      body: scrubbed(opening.streamed),
-    };
+/** One request whose 2xx body is handed on as it arrives (`ResmonClient.stream`). */
+async function sendStreamed(
+  core: ClientCore,
+  method: MethodName,
+  path: string,
+  init: (RequestParts & StreamOptions) | undefined,
+  limitMs: number,
+  view: ViewOptions,
+): Promise<StreamResult> {
+  const refused = view.refuse?.(method, path);
+  if (refused) throw refused;
+  const { maxBytes, ...rest } = init ?? {};
+  const cap = typeof maxBytes === "number" ? maxBytes : undefined;
+  let request: Request;
+  try {
+    request = core.request(method, path, rest);
+  } catch {
+    return { ok: false, error: NOT_SENT(core.baseUrl) };
   }
-
-  /** The body, with any failure's message scrubbed of the token like every other error. */
-  async function* scrubbed(reply: StreamedReply): AsyncGenerator<Uint8Array> {
-    try {
-      yield* reply.body;
-    } catch (error) {
-      if (error instanceof ApiStreamError) throw new ApiStreamError(scrubError(error.apiError, token));
-      throw error;
-    }
-  }
-
-  const loose = raw as unknown as Record<MethodName, LooseMethod>;
-  const bounded = (limitMs: number): ResmonClient => {
-    const client = {
-      baseUrl,
-      port,
-      GET: (path: string, init?: LooseInit) => call(loose.GET, path, init, limitMs),
-      POST: (path: string, init?: LooseInit) => call(loose.POST, path, init, limitMs),
-      PUT: (path: string, init?: LooseInit) => call(loose.PUT, path, init, limitMs),
-      DELETE: (path: string, init?: LooseInit) => call(loose.DELETE, path, init, limitMs),
-      PATCH: (path: string, init?: LooseInit) => call(loose.PATCH, path, init, limitMs),
-      stream: (method: MethodName, path: string, init?: LooseInit) =>
-        loose[method] === undefined
-          ? Promise.resolve({
-              ok: false,
-              error: { kind: "transport", message: `No such method: ${String(method)}.` },
-            })
-          : stream(loose[method], path, init, limitMs),
-      openApiDocument: () => call(loose.GET, "/openapi.json", undefined, limitMs),
-      within: (ms: number) => bounded(Math.max(0, Math.min(ms, limitMs))),
-      close: () => transport.close(),
-      toString: () => `ResmonClient(${baseUrl})`,
-    };
-    return client as unknown as ResmonClient;
+  const opening = await core.transport.open(request, limitMs, cap);
+  if (!opening.ok) return { ok: false, error: core.scrub(opening.error) };
+  if ("reply" in opening) return { ok: false, error: core.scrub(httpErrorFrom(opening.reply)) };
+  return {
+    ok: true,
+    status: opening.streamed.status,
+    headers: opening.streamed.headers,
+    body: scrubbed(opening.streamed, core.scrub),
   };
-  // The token lives only in the closures above; nothing enumerable on the client holds it.
-  return bounded(timeoutMs);
+}
+
+/** The body, with any failure's message scrubbed of the token like every other error. */
+async function* scrubbed(
+  reply: StreamedReply,
+  scrub: (error: ApiError) => ApiError,
+): AsyncGenerator<Uint8Array> {
+  try {
+    yield* reply.body;
+  } catch (error) {
+    if (error instanceof ApiStreamError) throw new ApiStreamError(scrub(error.apiError));
+    throw error;
+  }
+}
+
+/**
+ * The client as a caller holds it: each verb typed by the generated paths, every request bounded
+ * by `limitMs`. The one cast per verb only names the body type of the route asked for; `send`
+ * parsed it as JSON (or text) without knowing the route.
+ */
+function clientView(core: ClientCore, limitMs: number, view: ViewOptions): ResmonClient {
+  const go = (method: MethodName, path: string, init: RequestParts | undefined) =>
+    send(core, method, path, init, limitMs, view);
+  return {
+    baseUrl: core.baseUrl,
+    port: core.port,
+    GET: <P extends PathsWith<"get">>(path: P, ...init: InitArgs<RequestInitOf<P, "get">>) =>
+      go("GET", path, init[0]) as Promise<ApiResult<ResponseBodyOf<P, "get">>>,
+    POST: <P extends PathsWith<"post">>(path: P, ...init: InitArgs<RequestInitOf<P, "post">>) =>
+      go("POST", path, init[0]) as Promise<ApiResult<ResponseBodyOf<P, "post">>>,
+    PUT: <P extends PathsWith<"put">>(path: P, ...init: InitArgs<RequestInitOf<P, "put">>) =>
+      go("PUT", path, init[0]) as Promise<ApiResult<ResponseBodyOf<P, "put">>>,
+    DELETE: <P extends PathsWith<"delete">>(path: P, ...init: InitArgs<RequestInitOf<P, "delete">>) =>
+      go("DELETE", path, init[0]) as Promise<ApiResult<ResponseBodyOf<P, "delete">>>,
+    PATCH: <P extends PathsWith<"patch">>(path: P, ...init: InitArgs<RequestInitOf<P, "patch">>) =>
+      go("PATCH", path, init[0]) as Promise<ApiResult<ResponseBodyOf<P, "patch">>>,
+    stream: <M extends MethodName, P extends PathsWith<Lowercase<M>>>(
+      method: M,
+      path: P,
+      ...init: InitArgs<StreamInitOf<P, Lowercase<M>>>
+    ) =>
+      METHODS.includes(method)
+        ? sendStreamed(core, method, path, init[0], limitMs, view)
+        : Promise.resolve<StreamResult>({
+            ok: false,
+            error: { kind: "transport", message: `No such method: ${String(method)}.` },
+          }),
+    openApiDocument: () => go("GET", "/openapi.json", undefined),
+    within: (ms: number, options: ViewOptions = view) =>
+      clientView(core, Math.max(0, Math.min(ms, limitMs)), options),
+    close: () => core.transport.close(),
+    toString: () => `ResmonClient(${core.baseUrl})`,
+  };
 }

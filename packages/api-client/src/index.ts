@@ -7,6 +7,7 @@ export {
   type HttpVerb,
   isValidPort,
   loopbackUrl,
+  type MethodName,
   type PathsWith,
   type RequestInitOf,
   type ResmonClient,
@@ -15,6 +16,7 @@ export {
   type StreamInitOf,
   type StreamOptions,
   type StreamResult,
+  type ViewOptions,
 } from "./client.js";
 export {
   DEFAULT_PROBE_TIMEOUT_MS,

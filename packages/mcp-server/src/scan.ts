@@ -80,13 +80,9 @@ async function scanServes(backend: Ctx["backend"]): Promise<ScanServes> {
   };
 }
 
-/** The scan's view of this tool call's backend: its requests, and what this resmon lacks. */
+/** This tool call's backend as the scan takes it: the same requests, and what this resmon lacks. */
 function scanBackendOf(backend: Ctx["backend"]): ScanBackend {
-  return {
-    arrivedAt: backend.arrivedAt,
-    call: (send, options) => backend.call(send, options),
-    served: () => scanServes(backend),
-  };
+  return { ...backend, served: () => scanServes(backend) };
 }
 
 /** Run one engine call with this tool call's backend: its envelope checked against the tool's row. */

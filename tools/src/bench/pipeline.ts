@@ -60,6 +60,7 @@ function replayingClient(real: ResmonClient): ResmonClient {
     POST: verb("POST"),
     PUT: verb("PUT"),
     DELETE: verb("DELETE"),
+    openApiDocument: () => verb("GET")("/openapi.json", undefined),
     within: () => client,
     close: async () => undefined,
   };

@@ -19,6 +19,19 @@ import { notInThisResmon, routesOfOpenapi, type ThisResmon, thisResmon } from ".
  * The one module that adapts @resmon/api-client for the handlers: lazy discovery, a cached
  * connection while it works, dropped after a failure, and every HTTP outcome mapped onto the
  * spec's error codes. No default port, no widening, no hidden retry.
+ *
+ * The path of every request, handler or scan alike:
+ *   handler: ctx.backend.call((c) => c.GET(...))      scan: Call.send (its stage, its wait budget)
+ *        └─ CallBackend.call (Backend.forCall): the tool call's deadline (and the scan's, if earlier)
+ *             └─ Backend.send: THE one place a request is sent. Finds resmon (discovery, cached),
+ *                bounds the client by what is left of the deadline, refuses a route this resmon
+ *                does not serve before sending (the client's `refuse` hook: the version gap), and
+ *                maps any failure to the one ToolError (mapApiError).
+ *                  └─ ResmonClient.GET/POST/… (api-client/src/client.ts): builds the request with
+ *                     openapi-fetch's serializers, sends it on the transport (undici), parses the
+ *                     answer into ApiResult.
+ * Options travel as one object (SendOptions: deadline, expectedRuntimeId); a cancellation signal
+ * belongs there too, passed on to the client view (the transport already honours request.signal).
  */
 
 export type DiscoverFn = typeof discover;
@@ -40,6 +53,14 @@ export interface CallOptions {
   deadline?: number;
 }
 
+/** How `Backend.send` sends one request: by when it must be answered, and how a 409 is read. */
+export interface SendOptions {
+  /** Ms since the epoch; finding resmon first counts against it too. */
+  deadline: number;
+  /** Sent as ?expected_runtime_id by the caller; a structured 409 then means instance_mismatch. */
+  expectedRuntimeId?: string;
+}
+
 interface Connection {
   client: ResmonClient;
   baseUrl: string;
@@ -52,34 +73,6 @@ interface Connection {
 interface Known {
   resmon: Promise<ThisResmon>;
   slugs?: Promise<string[] | null>;
-}
-
-type LooseGet = { GET(path: string): Promise<ApiResult<unknown>> };
-
-/** A client that refuses, before sending anything, a route this resmon does not serve (the version gap). */
-function guarded(client: ResmonClient, resmon: ThisResmon): ResmonClient {
-  const loose = client as unknown as Record<
-    "GET" | "POST" | "PUT",
-    (path: string, ...rest: unknown[]) => unknown
-  >;
-  const check =
-    (method: RouteRef["method"]) =>
-    (path: string, ...rest: unknown[]) => {
-      const route = { method, path } as RouteRef;
-      if (!resmon.serves(route)) return Promise.reject(notInThisResmon(resmon, { route }));
-      return loose[method](path, ...rest);
-    };
-  const out = {
-    baseUrl: client.baseUrl,
-    port: client.port,
-    GET: check("GET"),
-    POST: check("POST"),
-    PUT: check("PUT"),
-    within: (ms: number) => guarded(client.within(ms), resmon),
-    close: () => client.close(),
-    toString: () => String(client),
-  };
-  return out as unknown as ResmonClient;
 }
 
 /** The discovery probe's timeout: resmon's 3 s, never longer than the request timeout itself. */
@@ -155,9 +148,9 @@ export class Backend {
     return {
       arrivedAt: arrived,
       call: (send, options = {}) =>
-        this.callBy(send, options, Math.min(deadline, options.deadline ?? deadline)),
-      resmon: () => this.resmonBy(deadline),
-      sourceSlugs: () => this.slugsBy(deadline),
+        this.send(send, { ...options, deadline: Math.min(deadline, options.deadline ?? deadline) }),
+      resmon: () => this.resmonWithin(deadline),
+      sourceSlugs: () => this.sourceSlugsWithin(deadline),
       forget: () => this.forget(),
     };
   }
@@ -207,13 +200,11 @@ export class Backend {
   }
 
   /**
-   * Its own route list (GET /openapi.json, which FastAPI serves), read through the client's guarded
-   * transport: a backend that has none, or answers something else, is placed by its version instead.
+   * Its own route list (GET /openapi.json, which FastAPI serves): a backend that has none, or
+   * answers something else, is placed by its version instead.
    */
   private async learn(connection: Connection): Promise<ThisResmon> {
-    const result = await (connection.client.within(this.timeoutMs) as unknown as LooseGet).GET(
-      "/openapi.json",
-    );
+    const result = await connection.client.within(this.timeoutMs).openApiDocument();
     if (!result.ok && (result.error.kind === "transport" || result.error.kind === "timeout")) {
       throw mapApiError(result.error, connection.baseUrl, {});
     }
@@ -221,19 +212,15 @@ export class Backend {
     return thisResmon(connection.health, connection.runtimeId, routes);
   }
 
-  private async resmonBy(deadline: number): Promise<ThisResmon> {
+  private async resmonWithin(deadline: number): Promise<ThisResmon> {
     return this.withinDeadline(async () => this.knownFor(await this.connect()).resmon, deadline);
   }
 
-  private async slugsBy(deadline: number): Promise<string[] | null> {
+  private async sourceSlugsWithin(deadline: number): Promise<string[] | null> {
     const connection = await this.withinDeadline(() => this.connect(), deadline);
     const entry = this.knownFor(connection);
     if (!entry.slugs) {
-      const reading = this.callBy(
-        (c) => c.GET("/api/repositories/catalog") as Promise<ApiResult<unknown>>,
-        {},
-        deadline,
-      ).then(
+      const reading = this.send<unknown>((c) => c.GET("/api/repositories/catalog"), { deadline }).then(
         (rows) =>
           Array.isArray(rows)
             ? rows
@@ -281,22 +268,9 @@ export class Backend {
     await this.forget();
   }
 
-  /**
-   * Run one request; answer its data or throw the mapped ToolError. It gets what is left of the tool
-   * call's deadline, and finding resmon first counts against it too: a probe and requests that are
-   * each slow just under the timeout must not add up.
-   */
+  /** One request outside any tool call, under a deadline of its own (the doctor, scripts). */
   call<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, options: CallOptions = {}): Promise<T> {
-    // A request outside any tool call gets a deadline of its own.
-    return this.callBy(send, options, Date.now() + this.timeoutMs);
-  }
-
-  private async callBy<T>(
-    send: (client: ResmonClient) => Promise<ApiResult<T>>,
-    options: CallOptions,
-    deadline: number,
-  ): Promise<T> {
-    return this.withinDeadline(() => this.callOnce(send, options, deadline), deadline);
+    return this.send(send, { ...options, deadline: Date.now() + this.timeoutMs });
   }
 
   private lateError(): ToolError {
@@ -310,18 +284,32 @@ export class Backend {
     );
   }
 
-  private async callOnce<T>(
+  /**
+   * THE place every request to resmon is sent from (handlers, the scan, the catalog read): finding
+   * resmon if needed, then `send` given the client bounded by what is left of `options.deadline`
+   * and refusing, before anything is sent, a route this resmon does not serve (the version gap).
+   * Answers the data, or throws the one mapped ToolError. Finding resmon counts against the
+   * deadline too: a probe and requests that are each slow just under the timeout must not add up.
+   */
+  private send<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, options: SendOptions): Promise<T> {
+    return this.withinDeadline(() => this.sendOnce(send, options), options.deadline);
+  }
+
+  private async sendOnce<T>(
     send: (client: ResmonClient) => Promise<ApiResult<T>>,
-    options: CallOptions,
-    deadline: number,
+    options: SendOptions,
   ): Promise<T> {
     const connection = await this.connect();
     const resmon = await this.knownFor(connection).resmon;
-    const left = deadline - Date.now();
+    const left = options.deadline - Date.now();
     if (left <= 0) throw this.lateError();
+    const refuse = (method: string, path: string) => {
+      const route = { method, path } as RouteRef;
+      return resmon.serves(route) ? undefined : notInThisResmon(resmon, { route });
+    };
     let result: ApiResult<T>;
     try {
-      result = await send(guarded(connection.client.within(left), resmon));
+      result = await send(connection.client.within(left, { refuse }));
     } catch (err) {
       // The guard's refusal: a route this resmon lacks, and nothing was sent.
       if (err instanceof ToolError) throw err;

@@ -1,4 +1,4 @@
-import type { ApiError, ApiResult, Discovery, ResmonClient } from "@resmon/api-client";
+import type { ApiError, ApiResult, Discovery, ResmonClient, ViewOptions } from "@resmon/api-client";
 import type { DiscoverFn } from "../../src/backend/adapter.js";
 
 /** One request as the fake client saw it: method, path template, params and body. */
@@ -54,9 +54,17 @@ function toResult(reply: FakeReply): ApiResult<unknown> {
  * Its `/openapi.json` (the route list the server reads once per runtime id) is a 404, as from a
  * backend without one, and not recorded: the server then assumes the current surface.
  */
-export function fakeClient(respond: Responder, seen: SeenRequest[], port = 51734): ResmonClient {
+export function fakeClient(
+  respond: Responder,
+  seen: SeenRequest[],
+  port = 51734,
+  view: ViewOptions = {},
+): ResmonClient {
   const call = (method: SeenRequest["method"]) => async (path: string, init?: LooseInit) => {
     if (path === "/openapi.json") return toResult({ status: 404, body: { detail: "Not Found" } });
+    // As the real client: a route the view refuses is thrown, and nothing is recorded as sent.
+    const refused = view.refuse?.(method, path);
+    if (refused) throw refused;
     const req: SeenRequest = {
       method,
       path,
@@ -73,7 +81,9 @@ export function fakeClient(respond: Responder, seen: SeenRequest[], port = 51734
     GET: call("GET"),
     POST: call("POST"),
     PUT: call("PUT"),
-    within: () => client,
+    openApiDocument: () => call("GET")("/openapi.json"),
+    within: (_ms: number, options?: ViewOptions) =>
+      options ? fakeClient(respond, seen, port, options) : client,
     close: async () => undefined,
   };
   return client as unknown as ResmonClient;
