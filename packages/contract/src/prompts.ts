@@ -2,7 +2,7 @@
  * The server's MCP prompts (contract 1.4), as data other languages can render too (`contract.json`
  * `prompts`): each prompt is one user message built from `lines`, where `{name}` is the argument's
  * value and a line with `when` (or `unless`) appears only when that argument is given (or not).
- * Claude Code offers a prompt as the slash command `/mcp__resmon__<name>`.
+ * A harness offers a prompt in its prompt menu (Claude Code: as a slash command; not tried here).
  */
 import { SCAN_RESOURCE_SCHEME } from "./resources.js";
 import { SCAN_TEACHING } from "./scan-teaching.js";
