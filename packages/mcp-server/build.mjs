@@ -6,7 +6,7 @@
 //   loader first) and the front answers initialize and tools/list before anything else loads;
 // - dist/sdk-side.js, an ES module, and dist/chunks/ (code splitting): the SDK path and the doctor,
 //   which the bin loads with import() when the session needs them.
-// State both bundles must see (the scrubber's secrets, call arrivals) is process-wide (src/process-wide.ts).
+// The two share no state: the front reads no token, and the SDK side scrubs every frame it writes.
 // Runs after `tsc` (which type-checks and emits dist/ for the workspace's own tests and the demo).
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";

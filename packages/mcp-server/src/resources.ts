@@ -9,7 +9,6 @@ import {
 import type { EvidenceListing, ScanEngine } from "@resmon/scan";
 import { boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
 import type { Refused } from "./protocol/sdk.js";
-import { scrubDeep } from "./scrub.js";
 
 /**
  * A finished scan's evidence files as MCP resources (contract 1.4, resources.ts there): listed once
@@ -42,7 +41,7 @@ export function evidenceLinks(scanId: string): Record<string, unknown>[] {
 }
 
 function refusal(err: unknown, method: string): Refused {
-  const envelope: ErrorEnvelope = boundEchoes(scrubDeep(toEnvelope(err, method)));
+  const envelope: ErrorEnvelope = boundEchoes(toEnvelope(err, method));
   return { refused: { message: envelope.message, data: { ...envelope } } };
 }
 

@@ -20,21 +20,13 @@ import { withoutCredentialFields } from "./credential-fields.js";
 import { backendUnavailable, boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
 import { hostInfo } from "./host-info.js";
-import { log } from "./log.js";
 import { type ProgressReport, progressReporter } from "./progress.js";
 import { getPrompt, listPrompts } from "./prompts.js";
-import {
-  type JSONRPCMessage,
-  type Session,
-  serveSession,
-  serveTransport,
-  type ToolCallOutcome,
-  type ToolHost,
-  type Transport,
-} from "./protocol/sdk.js";
+import { serveSession, type ToolHost } from "./protocol/sdk.js";
+import type { OpenSession, Session } from "./protocol/stdio.js";
 import { createScanResources, evidenceLinks, type ScanResources } from "./resources.js";
 import { scanEngineFor } from "./scan.js";
-import { jsonText, scrubDeep } from "./scrub.js";
+import { scrubJson } from "./scrub.js";
 
 export interface ServerOptions {
   /** The environment to read RESMON_* from (default: process.env; config.ts parses it). */
@@ -82,20 +74,19 @@ function refuseMisconfigured(config: Config, scope: Scope): void {
 export interface ResmonTools {
   readonly readOnly: boolean;
   list(): ToolsListEntry[];
-  /** `receivedAt`: when the call arrived (epoch ms); its deadline counts from then (default now). */
-  /** `progress`: where the call reports how far it has come (the client asked for progress). */
-  call(
-    name: string,
-    args: unknown,
-    receivedAt?: number,
-    progress?: (report: ProgressReport) => void,
-  ): Promise<ToolOutcome>;
+  /**
+   * One call; its deadline counts from now, so time a call waited in the server's own queue is never
+   * read as resmon's slowness. Answers are not scrubbed here: every frame is, once, on its way out.
+   * `progress`: where the call reports how far it has come (the client asked for progress).
+   */
+  call(name: string, args: unknown, progress?: (report: ProgressReport) => void): Promise<ToolOutcome>;
   /** A finished scan's evidence files as MCP resources (reads, so a read-only session has them). */
   readonly resources: ScanResources;
   close(): Promise<void>;
 }
 
-export function createResmonTools(options: ServerOptions = {}): ResmonTools {
+/** The tools, unscrubbed: the server scrubs each frame it writes (protocol/sdk.ts). */
+function toolsFor(options: ServerOptions): ResmonTools {
   const config = readConfig(options.env);
   const { readOnly, maxBodyBytes } = config;
   const timeoutMs = options.timeoutMs ?? config.timeoutMs;
@@ -118,7 +109,6 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   async function run(
     name: string,
     raw: unknown,
-    receivedAt?: number,
     progress?: (report: ProgressReport) => void,
   ): Promise<Answer> {
     if (!isToolName(name)) {
@@ -134,9 +124,9 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
     }
     refuseMisconfigured(config, "every tool");
     // The row's own schema parses the arguments (the contract's parseArguments). One deadline for
-    // the whole call: every request it makes shares RESMON_MCP_TIMEOUT_MS.
+    // the whole call, from when it starts: every request it makes shares RESMON_MCP_TIMEOUT_MS.
     const args = parseArguments(name, raw);
-    const ctx: Ctx = { backend: backend.forCall(receivedAt), scan, ...(progress ? { progress } : {}) };
+    const ctx: Ctx = { backend: backend.forCall(), scan, ...(progress ? { progress } : {}) };
     // A scan already under way answers its stored state whatever resmon is there now.
     if (name !== "scan_continue" && name !== "scan_verify") await requireTool(ctx.backend, def);
     return withClampNote(raw, args, await dispatch(name, args, ctx));
@@ -149,50 +139,53 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
       entries ??= toolsListEntries({ readOnly, outputSchemas: options.outputSchemas ?? true });
       return entries;
     },
-    async call(name, raw, receivedAt, progress) {
+    async call(name, raw, progress) {
       try {
-        return {
-          ok: true,
-          answer: scrubDeep(withoutCredentialFields(await run(name, raw, receivedAt, progress))),
-        };
+        return { ok: true, answer: withoutCredentialFields(await run(name, raw, progress)) };
       } catch (err) {
-        return { ok: false, error: boundEchoes(scrubDeep(withoutCredentialFields(toEnvelope(err, name)))) };
+        return { ok: false, error: boundEchoes(withoutCredentialFields(toEnvelope(err, name))) };
       }
     },
     close: () => backend.close(),
   };
 }
 
-function outcomeForSdk(name: string, outcome: ToolOutcome): ToolCallOutcome {
-  if (!outcome.ok) return { text: jsonText(outcome.error), isError: true };
-  const answer = outcome.answer;
-  const out: ToolCallOutcome = { text: jsonText(answer), structured: answer, isError: false };
-  // A scan tool's answer that says the scan is complete links its evidence files (resources.ts).
-  if (name.startsWith("scan_") && answer.phase === "complete" && typeof answer.scan_id === "string")
-    out.links = evidenceLinks(answer.scan_id);
-  return out;
+/** A scan tool's answer that says the scan is complete links its evidence files (resources.ts). */
+function withLinks(name: string, outcome: ToolOutcome): ToolOutcome & { links?: Record<string, unknown>[] } {
+  if (!outcome.ok || !name.startsWith("scan_")) return outcome;
+  const { phase, scan_id: scanId } = outcome.answer;
+  return phase === "complete" && typeof scanId === "string"
+    ? { ...outcome, links: evidenceLinks(scanId) }
+    : outcome;
 }
 
 export interface McpServerHandle {
-  /** Serve one connection over a transport (tests: an in-memory pair), in either protocol era. */
-  connect(transport: Transport): Promise<void>;
-  /** Serve the stdio seam's session: parsed messages in, answers out through `send`. */
-  open(send: (message: JSONRPCMessage) => Promise<void>): Session;
+  /** Serve one session, in either protocol era: parsed messages in, scrubbed frames out (protocol/stdio.ts). */
+  open: OpenSession;
   close(): Promise<void>;
 }
 
-/** The MCP server: tools from the contract table, handlers by name, one error funnel. */
+/** The tools for a caller that writes their outcomes itself (the demo, an embedder): each one scrubbed. */
+export function createResmonTools(options: ServerOptions = {}): ResmonTools {
+  const tools = toolsFor(options);
+  return { ...tools, call: async (name, raw, progress) => scrubJson(await tools.call(name, raw, progress)) };
+}
+
+/**
+ * The MCP server: tools from the contract table, handlers by name, one error funnel. Its `tools` are
+ * not scrubbed (the session scrubs every frame it writes, once).
+ */
 export function createServer(options: ServerOptions = {}): { server: McpServerHandle; tools: ResmonTools } {
-  const tools = createResmonTools(options);
+  const tools = toolsFor(options);
   // The same identity the recorded opening answers carry (gen-first-answers.mjs records them from here).
   const host: ToolHost = {
     ...hostInfo(tools.readOnly),
     listTools: () => tools.list() as unknown as Record<string, unknown>[],
-    callTool: async (name, args, receivedAt, notify) => {
+    callTool: async (name, args, _signal, notify) => {
       // Only the tools that report progress (the contract's PROGRESS_TOOLS) get a reporter.
       const reporter = notify && reportsProgress(name) ? progressReporter(notify) : undefined;
       try {
-        return outcomeForSdk(name, await tools.call(name, args, receivedAt, reporter?.report));
+        return withLinks(name, await tools.call(name, args, reporter?.report));
       } finally {
         await reporter?.end();
       }
@@ -203,16 +196,11 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
     },
     resources: tools.resources,
   };
-  const served: { close(): Promise<void> }[] = [];
+  const served: Session[] = [];
   return {
     server: {
-      connect: async (transport) => {
-        served.push(serveTransport(host, transport));
-      },
-      open: (send) => {
-        const session = serveSession(host, send, {
-          onError: (error) => log(`protocol: ${error.message}`),
-        });
+      open: (io, opening) => {
+        const session = serveSession(host, io, opening);
         served.push(session);
         return session;
       },

@@ -3,26 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  createLineReader,
-  firstDuplicateKey,
-  invalidMessageAnswer,
-  isPlainRequestOrNotification,
-} from "../src/protocol/lines.js";
+import { createLineReader, firstDuplicateKey, invalidMessageAnswer } from "../src/protocol/lines.js";
 import { checkMessage } from "../src/protocol/sdk.js";
 import { cleanEnv, HAVE_CLI, RawServer } from "./helpers/spawn.js";
 
 type Json = Record<string, unknown>;
 
-/** Feed text through a reader wired to the SDK's check, as the stdio seam wires it; collect what comes out. */
-function read(...chunks: string[]): { delivered: unknown[]; answered: Json[]; validated: number } {
+/** Feed text through a reader wired to the SDK's check, as the session wires it; collect what comes out. */
+function read(...chunks: string[]): { delivered: unknown[]; answered: Json[] } {
   const delivered: unknown[] = [];
   const answered: Json[] = [];
-  let validated = 0;
   const reader = createLineReader({
-    deliver: (value, plain) => {
-      if (plain) return void delivered.push(value);
-      validated += 1;
+    deliver: (value) => {
       const message = checkMessage(value);
       if (message) return void delivered.push(message);
       const answer = invalidMessageAnswer(value);
@@ -31,13 +23,13 @@ function read(...chunks: string[]): { delivered: unknown[]; answered: Json[]; va
     answer: (error) => answered.push(error as unknown as Json),
   });
   for (const chunk of chunks) reader.push(chunk);
-  return { delivered, answered, validated };
+  return { delivered, answered };
 }
 
 describe("the stdio line reader (found by pnpm reliability: the SDK's transport drops bad lines silently)", () => {
-  it("delivers a valid message parsed, without a schema pass for the usual shape", () => {
+  it("delivers a valid message parsed", () => {
     const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
-    expect(read(`${JSON.stringify(ping)}\n`)).toEqual({ delivered: [ping], answered: [], validated: 0 });
+    expect(read(`${JSON.stringify(ping)}\n`)).toEqual({ delivered: [ping], answered: [] });
   });
 
   it("joins a line split across chunks, and takes CRLF", () => {
@@ -57,7 +49,6 @@ describe("the stdio line reader (found by pnpm reliability: the SDK's transport 
       `${JSON.stringify(withMeta)}\n${JSON.stringify({ jsonrpc: "2.0", id: 4, result: {} })}\n`,
     );
     expect(result.delivered).toEqual([withMeta, { jsonrpc: "2.0", id: 4, result: {} }]);
-    expect(result.validated).toBe(2);
   });
 
   it("answers a line that is not JSON with -32700 and id null", () => {
@@ -88,75 +79,6 @@ describe("the stdio line reader (found by pnpm reliability: the SDK's transport 
     expect(delivered).toEqual([ping]);
     expect(answered).toHaveLength(1);
     expect(answered[0]).toMatchObject({ id: null, error: { code: -32600 } });
-  });
-});
-
-describe("the fast check accepts only what the SDK's JSON-RPC message check accepts, unchanged", () => {
-  const id = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null), fc.boolean());
-  const params = fc.oneof(
-    fc.dictionary(fc.string(), fc.jsonValue()),
-    fc.record({ _meta: fc.jsonValue() }),
-    fc.record({
-      _meta: fc.record(
-        {
-          progressToken: fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null), fc.boolean()),
-          "io.modelcontextprotocol/related-task": fc.oneof(
-            fc.record({ taskId: fc.string() }),
-            fc.jsonValue(),
-          ),
-          other: fc.jsonValue(),
-        },
-        { requiredKeys: [] },
-      ),
-      name: fc.string(),
-    }),
-    fc.array(fc.jsonValue()),
-    fc.constant(null),
-  );
-  const message = fc.record(
-    {
-      jsonrpc: fc.oneof(fc.constant("2.0"), fc.constant("1.0"), fc.integer()),
-      id,
-      method: fc.oneof(fc.string(), fc.integer()),
-      params,
-      result: fc.jsonValue(),
-      extra: fc.jsonValue(),
-    },
-    { requiredKeys: [] },
-  );
-  // Mostly well-formed messages, so the fast check's own branches (params, _meta) are reached often.
-  const nearlyValid = fc.record(
-    { jsonrpc: fc.constant("2.0"), id, method: fc.string(), params },
-    { requiredKeys: ["jsonrpc", "method"] },
-  );
-
-  it("holds over generated messages and arbitrary JSON", () => {
-    fc.assert(
-      fc.property(fc.oneof(message, nearlyValid, fc.jsonValue()), (value) => {
-        // Through JSON, as the reader sees it.
-        const parsed: unknown = JSON.parse(JSON.stringify(value) ?? "null");
-        if (!isPlainRequestOrNotification(parsed)) return;
-        expect(checkMessage(parsed)).toEqual(parsed);
-      }),
-      { numRuns: 5000 },
-    );
-    // About 0.6 s alone; the spawn-heavy files beside it in a full run can slow it several-fold.
-  }, 30_000);
-
-  it("is not vacuous: it accepts the usual requests and notifications", () => {
-    expect(isPlainRequestOrNotification({ jsonrpc: "2.0", id: 1, method: "tools/list" })).toBe(true);
-    expect(isPlainRequestOrNotification({ jsonrpc: "2.0", method: "notifications/initialized" })).toBe(true);
-    expect(isPlainRequestOrNotification({ jsonrpc: "2.0", id: 2 ** 60, method: "ping" })).toBe(false);
-    // Found by this property test: the schema's copy drops an own "__proto__" key.
-    expect(
-      isPlainRequestOrNotification(JSON.parse('{"jsonrpc":"2.0","method":"x","params":{"__proto__":0}}')),
-    ).toBe(false);
-    const withMeta = (meta: unknown) => ({ jsonrpc: "2.0", id: 1, method: "x", params: { _meta: meta } });
-    expect(isPlainRequestOrNotification(withMeta({ progressToken: 2, "vendor/key": [1] }))).toBe(true);
-    expect(isPlainRequestOrNotification(withMeta({ progressToken: 1.5 }))).toBe(false);
-    expect(
-      isPlainRequestOrNotification(withMeta({ "io.modelcontextprotocol/related-task": { taskId: "t" } })),
-    ).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { registerSecret, scrub, scrubDeep } from "../src/scrub.js";
+import { registerSecret, scrub } from "../src/scrub.js";
 
 describe("scrub, the second layer", () => {
   const token = "Zm9vYmFyYmF6cXV4LXRva2VuLXZhbHVlLTQzLWNoYXJz_ab";
@@ -7,7 +7,7 @@ describe("scrub, the second layer", () => {
   it("removes a registered token wherever it appears, keys included", () => {
     registerSecret(`${token}\n`);
     expect(scrub(`before ${token} after`)).toBe("before <redacted> after");
-    expect(scrubDeep({ [token]: [`x${token}`] })).toEqual({ "<redacted>": ["x<redacted>"] });
+    expect(scrub(JSON.stringify({ [token]: [`x${token}`] }))).toBe('{"<redacted>":["x<redacted>"]}');
   });
 
   it("removes any bearer credential, registered or not", () => {
@@ -18,12 +18,6 @@ describe("scrub, the second layer", () => {
 
   it("leaves ordinary text alone, including the word Bearer", () => {
     expect(scrub("Bearer bonds and their holders")).toBe("Bearer bonds and their holders");
-    expect(scrubDeep({ title: "A study", n: 3, ok: true, none: null })).toEqual({
-      title: "A study",
-      n: 3,
-      ok: true,
-      none: null,
-    });
   });
 
   it("ignores values too short to be a token", () => {

@@ -1,14 +1,12 @@
 /**
- * The two pieces of stdout's backpressure (issue 25), alone: the frame writer waits for 'drain' and
- * drops nothing, in order; the call gate holds at most MAX_OPEN_CALLS calls and pauses stdin past
- * that, in arrival order. The whole, under 200 concurrent large answers and a slow reader, is the
- * reliability suite's stdout group (tools/test/reliability/stdout.test.ts).
+ * stdout's backpressure and the bound on what the server holds (issue 25), alone: frames go out only
+ * while the stream takes them, the rest after 'drain', in order, none lost; at most MAX_OPEN_CALLS
+ * calls are open, stdin paused meanwhile, in arrival order. The whole, under many large answers and
+ * a slow reader, is the reliability suite's stdout group (tools/test/reliability/stdout.test.ts).
  */
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { createCallGate } from "../src/protocol/call-gate.js";
-import { createFrameWriter } from "../src/protocol/frame-writer.js";
-import { MAX_OPEN_CALLS } from "../src/protocol/stdio.js";
+import { createFlow, MAX_OPEN_CALLS } from "../src/protocol/flow.js";
 
 /** A stream that takes `room` characters, then says it is full until drain() is called. */
 class TightStream extends EventEmitter {
@@ -28,62 +26,81 @@ class TightStream extends EventEmitter {
   }
 }
 
-describe("the frame writer", () => {
-  it("hands frames over only while the stream takes them, the rest after drain, in order, none lost", async () => {
+function flowOver(stream: TightStream) {
+  const dispatched: unknown[] = [];
+  const events: string[] = [];
+  const flow = createFlow({
+    output: stream,
+    dispatch: (value) => dispatched.push(value),
+    pause: () => events.push("pause"),
+    resume: () => events.push("resume"),
+  });
+  flow.ready();
+  return { flow, dispatched, events };
+}
+
+describe("the flow's writer", () => {
+  it("hands frames over only while the stream takes them, the rest after drain, in order, none lost", () => {
     const stream = new TightStream(10);
-    const writer = createFrameWriter(stream);
-    const taken: number[] = [];
+    const { flow } = flowOver(stream);
     const frames = Array.from({ length: 6 }, (_, i) => `frame-${i}\n`);
-    const done = frames.map((frame, i) => writer.write(frame).then(() => taken.push(i)));
+    for (const frame of frames) flow.write(frame);
     // The first frame fills the stream (8 of 10, then the second overflows it): the rest wait.
     expect(stream.written).toEqual(frames.slice(0, 2));
-    expect(writer.held).toBeGreaterThan(0);
     while (stream.written.length < frames.length) stream.drain();
-    await Promise.all(done);
     expect(stream.written).toEqual(frames);
-    expect(taken).toEqual([0, 1, 2, 3, 4, 5]);
-    stream.drain();
-    expect(writer.held).toBe(0);
   });
 });
 
-describe("the call gate", () => {
+describe("the flow's bounds", () => {
   it(`holds at most ${MAX_OPEN_CALLS} calls, pauses stdin past that, and keeps arrival order`, () => {
-    const dispatched: unknown[] = [];
-    const events: string[] = [];
-    const gate = createCallGate({
-      maxOpen: MAX_OPEN_CALLS,
-      dispatch: (value) => {
-        dispatched.push(value);
-        const id = (value as { id?: number; method?: string }).id;
-        if ((value as { method?: string }).method === "tools/call" && id !== undefined) gate.opened(id);
-      },
-      pause: () => events.push("pause"),
-      resume: () => events.push("resume"),
-    });
+    const { flow, dispatched, events } = flowOver(new TightStream(1_000_000));
     const call = (id: number) => ({ method: "tools/call", id });
-    for (let id = 1; id <= MAX_OPEN_CALLS + 2; id += 1) gate.offer(call(id), true, id);
-    gate.offer({ method: "ping", id: 100 }, true, undefined);
+    for (let id = 1; id <= MAX_OPEN_CALLS + 2; id += 1) flow.offer(call(id));
+    flow.offer({ method: "ping", id: 100 });
     expect(dispatched).toHaveLength(MAX_OPEN_CALLS);
-    expect(gate.open).toBe(MAX_OPEN_CALLS);
     expect(events).toEqual(["pause"]);
     // One answer out: the next call goes in; the ping still waits behind the last call.
-    gate.closed(1);
+    flow.write("answer-1\n", 1);
     expect(dispatched).toHaveLength(MAX_OPEN_CALLS + 1);
     expect(events).toEqual(["pause"]);
-    // A cancelled call frees its place too (the SDK answers nothing to it).
-    gate.closed(2);
+    // A cancelled call whose work has ended frees its place too (the SDK answers nothing to it).
+    flow.ended(2);
     expect(dispatched.map((m) => (m as { id: number }).id)).toEqual([
       ...Array.from({ length: MAX_OPEN_CALLS + 2 }, (_, i) => i + 1),
       100,
     ]);
     expect(events).toEqual(["pause", "resume"]);
-    // An unknown id changes nothing.
-    gate.closed(999);
-    expect(gate.open).toBe(MAX_OPEN_CALLS);
+    // An unknown id, or an answer to something that is not an open call, frees no place.
+    flow.ended(999);
+    flow.write("answer-100\n", 100);
+    flow.offer(call(50));
+    expect(dispatched).toHaveLength(MAX_OPEN_CALLS + 3);
+    flow.write("answer-3\n", 3);
+    expect(dispatched).toHaveLength(MAX_OPEN_CALLS + 4);
   });
 
-  it("is 8, as docs/protocol.md and the README say", () => {
+  it("hands nothing on before the session is ready, holding it in order with stdin paused", () => {
+    const dispatched: unknown[] = [];
+    const events: string[] = [];
+    const flow = createFlow({
+      output: new TightStream(1_000_000),
+      dispatch: (value) => dispatched.push(value),
+      pause: () => events.push("pause"),
+      resume: () => events.push("resume"),
+    });
+    flow.offer({ method: "ping", id: 1 });
+    flow.offer({ method: "tools/call", id: 2 });
+    expect(dispatched).toEqual([]);
+    flow.ready();
+    expect(dispatched).toEqual([
+      { method: "ping", id: 1 },
+      { method: "tools/call", id: 2 },
+    ]);
+    expect(events).toEqual(["pause", "resume"]);
+  });
+
+  it("is 8 calls, as docs/protocol.md and the README say", () => {
     expect(MAX_OPEN_CALLS).toBe(8);
   });
 });

@@ -83,17 +83,21 @@ export async function measurePipeline(
   };
   const { tools } = createServer({ env: {}, discoverFn });
   const waiting = new Map<unknown, () => void>();
-  // A call that failed measured an error path, not the pipeline: the run says so instead.
+  // A call that failed measured an error path, not the pipeline: the run says so instead. The
+  // session hands each answer over as its frame (serialized and scrubbed), naming its request.
   const failed: string[] = [];
-  const answered = async (message: unknown) => {
-    const { id, error, result } = message as { id?: unknown; error?: unknown; result?: Json };
-    JSON.stringify(message);
-    if (error !== undefined || result?.isError === true) failed.push(JSON.stringify(message).slice(0, 300));
-    waiting.get(id)?.();
+  const io = {
+    write: (frame: string, answers?: unknown) => {
+      // Read as text, not parsed: the SDK writes a result frame as `{"result":…`.
+      if (!frame.startsWith('{"result":') || frame.includes('"isError":true'))
+        failed.push(frame.slice(0, 300));
+      waiting.get(answers)?.();
+    },
+    ended: () => undefined,
   };
   const sessions = {
-    legacy: eras.legacy.server.open(answered),
-    modern: eras.modern.server.open(answered),
+    legacy: eras.legacy.server.open(io, []),
+    modern: eras.modern.server.open(io, []),
   };
   let id = 0;
   const viaSdk = (era: "legacy" | "modern", line: () => string): Promise<bigint> =>

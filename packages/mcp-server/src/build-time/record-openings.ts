@@ -32,11 +32,17 @@ async function withSession<T>(
 ): Promise<T> {
   const { server } = createServer({ env: readOnly ? { RESMON_MCP_READ_ONLY: "1" } : {} });
   const waiting = new Map<unknown, (message: JSONRPCMessage) => void>();
-  const session = server.open(async (message) => {
-    const id = (message as { id?: unknown }).id;
-    waiting.get(id)?.(message);
-    waiting.delete(id);
-  });
+  const session = server.open(
+    {
+      write: (frame) => {
+        const message = JSON.parse(frame) as JSONRPCMessage & { id?: unknown };
+        waiting.get(message.id)?.(message);
+        waiting.delete(message.id);
+      },
+      ended: () => undefined,
+    },
+    [],
+  );
   try {
     return await run(
       (message) =>

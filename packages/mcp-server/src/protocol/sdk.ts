@@ -1,12 +1,8 @@
 /**
- * The only module that imports the MCP SDK (@modelcontextprotocol/server, v2). It uses the
- * low-level Server so this package decides exactly what tools/list advertises (resmon's top-level
- * requires_confirmation included) and what a call answers, and the SDK's serveStdio entry, which
- * serves both protocol eras from one factory: the 2025 `initialize` handshake and the 2026-07-28
- * per-request `_meta` envelope with `server/discover`. The entry is handed a transport made here,
- * fed parsed messages by the stdio seam (stdio.ts), so each line is parsed once.
+ * The only module that imports the MCP SDK (v2): its low-level Server (this package decides exactly
+ * what tools/list advertises and what a call answers) behind serveStdio, which serves both eras from
+ * one factory. stdio.ts feeds it parsed lines; every frame leaves here scrubbed, once.
  */
-
 import {
   type CallToolResult,
   INVALID_PARAMS,
@@ -20,27 +16,24 @@ import {
   UnsupportedProtocolVersionError,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { takeArrival } from "./arrivals.js";
+import { log } from "../log.js";
+import { scrub } from "../scrub.js";
+import { errorAnswer, invalidMessageAnswer, isPlain } from "./lines.js";
+import type { OpenSession, Session } from "./stdio.js";
 
-export type { JSONRPCMessage, Transport };
+export type { JSONRPCMessage };
 
 type Json = Record<string, unknown>;
+type Id = string | number;
 
-export interface ToolCallOutcome {
-  /** Compact JSON of the answer or the error envelope. */
-  text: string;
-  /** The success answer; omitted on errors (SDK clients validate it against the output schema). */
-  structured?: Record<string, unknown>;
-  isError: boolean;
-  /** Content blocks after the text (resource_link blocks of a finished scan's evidence). */
-  links?: Record<string, unknown>[];
-}
-
+/** A call's answer (with resource_link blocks after its text: a finished scan's evidence) or error envelope. */
+type Outcome = { ok: true; answer: Json; links?: Json[] } | { ok: false; error: object };
 /** A request the host refuses: answered -32602 with the contract's `{error, message, detail}` as data. */
 export interface Refused {
-  refused: { message: string; data: Record<string, unknown> };
+  refused: { message: string; data: Json };
 }
-type Answer = Record<string, unknown> | Refused;
+type Answer = Json | Refused;
+type Progress = { progress: number; total?: number; message: string };
 
 export interface ToolHost {
   info: { name: string; version: string; title?: string; description?: string };
@@ -49,20 +42,20 @@ export interface ToolHost {
   initializeMeta: Record<string, unknown>;
   listTools(): readonly Record<string, unknown>[];
   /**
-   * `receivedAt`: when the call's line arrived (epoch ms), where the stdio entry noted it. `progress`
-   * is given only when the request carried `_meta.progressToken`: each call sends one
-   * `notifications/progress` for it (the host decides how often; never after the call answers).
+   * A call's answer or error envelope; `signal` aborts when the client cancels it
+   * (notifications/cancelled). `progress` is given only when the request carried
+   * `_meta.progressToken`: each call sends one `notifications/progress` (never after the call answers).
    */
   callTool(
     name: string,
     args: unknown,
-    receivedAt?: number,
-    progress?: (note: { progress: number; total?: number; message: string }) => Promise<void>,
-  ): Promise<ToolCallOutcome>;
-  prompts: { list(): Record<string, unknown>[]; get(name: string, args?: Record<string, string>): Answer };
+    signal: AbortSignal,
+    progress?: (note: Progress) => Promise<void>,
+  ): Promise<Outcome>;
+  prompts: { list(): Json[]; get(name: string, args?: Record<string, string>): Answer };
   resources: {
     list(cursor?: string): Promise<Answer>;
-    templates(): Record<string, unknown>[];
+    templates(): Json[];
     read(uri: string): Promise<Answer>;
   };
 }
@@ -79,6 +72,7 @@ export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VE
 export const LEGACY_FALLBACK_VERSION: string = LATEST_PROTOCOL_VERSION;
 /** The 2026-era revisions served per request (the `_meta` envelope's protocolVersion). */
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
+const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 
 /** The SDK's full check of one JSON-RPC message: the message, or undefined when it is not one. */
 export function checkMessage(value: unknown): JSONRPCMessage | undefined {
@@ -89,50 +83,42 @@ export function checkMessage(value: unknown): JSONRPCMessage | undefined {
   }
 }
 
-/** The 2026-07-28 UnsupportedProtocolVersionError answer to request `id`, as the SDK words it. */
-export function unsupportedVersionAnswer(id: string | number, requested: string): JSONRPCMessage {
-  const error = new UnsupportedProtocolVersionError({ supported: [...MODERN_PROTOCOL_VERSIONS], requested });
-  return { jsonrpc: "2.0", id, error: { code: error.code, message: error.message, data: error.data } };
-}
-
-function refuseElicitationSchemas(): never {
-  throw new Error("resmon-mcp does not elicit input from the client, so it validates no elicitation schema.");
-}
-
-/** The tools/call result for an outcome: what the SDK's handler returns. */
-function callResult(outcome: ToolCallOutcome): CallToolResult {
-  const result: CallToolResult = {
-    content: [{ type: "text", text: outcome.text }, ...((outcome.links ?? []) as CallToolResult["content"])],
-  };
-  if (outcome.structured) result.structuredContent = outcome.structured;
-  if (outcome.isError) result.isError = true;
-  return result;
-}
-
 /** One Server for one connection, in either era (serveStdio decides which). */
-function buildServer(host: ToolHost): Server {
+function buildServer(host: ToolHost, ended: (id: Id) => void): Server {
   const server = new Server(host.info, {
     capabilities: { tools: {}, prompts: {}, resources: {} },
     instructions: host.instructions,
     // This server never asks the client for input, so the elicitation-answer validator (Ajv) is
     // never needed: one that refuses stands in, and start-up does not build it.
-    jsonSchemaValidator: { getValidator: refuseElicitationSchemas },
+    jsonSchemaValidator: {
+      getValidator: () => {
+        throw new Error("resmon-mcp elicits nothing, so it validates no elicitation schema.");
+      },
+    },
   });
-  // Entries go out as built: the SDK does not re-validate tools/list, so resmon's top-level
-  // requires_confirmation reaches a raw-JSON reader intact.
+  // Entries go out as built (the SDK does not re-validate them): top-level requires_confirmation stays.
   server.setRequestHandler("tools/list", async () => ({ tools: host.listTools() }) as never);
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
-    const receivedAt = takeArrival(ctx.mcpReq.id);
-    const token = ctx.mcpReq._meta?.progressToken;
+    const { signal, id, _meta } = ctx.mcpReq;
+    const token = _meta?.progressToken;
     const progress =
       token === undefined
         ? undefined
-        : (note: { progress: number; total?: number; message: string }) =>
+        : (note: Progress) =>
             ctx.mcpReq
               .notify({ method: "notifications/progress", params: { progressToken: token, ...note } })
               .catch(() => undefined);
-    const outcome = await host.callTool(request.params.name, request.params.arguments, receivedAt, progress);
-    return callResult(outcome);
+    try {
+      const outcome = await host.callTool(request.params.name, request.params.arguments, signal, progress);
+      // structuredContent (SDK clients check it against the output schema) only on success.
+      const text = JSON.stringify(outcome.ok ? outcome.answer : outcome.error);
+      const links = (outcome.ok ? (outcome.links ?? []) : []) as CallToolResult["content"];
+      const content: CallToolResult["content"] = [{ type: "text", text }, ...links];
+      return outcome.ok ? { content, structuredContent: outcome.answer } : { content, isError: true };
+    } finally {
+      // The SDK answers nothing to a cancelled call: its place is free once its work has ended.
+      if (signal.aborted) ended(id);
+    }
   });
   server.setRequestHandler("prompts/list", async () => ({ prompts: host.prompts.list() }) as never);
   server.setRequestHandler("prompts/get", async (r) =>
@@ -148,93 +134,76 @@ function buildServer(host: ToolHost): Server {
   return server;
 }
 
-/** The methods whose answers (the SDK's own, built by its Server) carry the host's `_meta` too. */
-const OPENING_METHODS: ReadonlySet<unknown> = new Set(["initialize", "server/discover"]);
-
-/**
- * The SDK's answers to the opening requests, with the host's `_meta` (contract version, read-only)
- * added as they go out. The SDK exposes no hook for an opening answer's `_meta`, so this is done
- * on the wire, between its Server and the transport, by request id: `noteInbound` sees every
- * message the SDK is given, `outbound` every message it sends.
- */
-function openingMeta(meta: Record<string, unknown>) {
-  const openingIds = new Set<unknown>();
-  return {
-    noteInbound(message: JSONRPCMessage): void {
-      const m = message as Json;
-      if (OPENING_METHODS.has(m.method) && m.id !== undefined) openingIds.add(m.id);
-    },
-    outbound(message: JSONRPCMessage): JSONRPCMessage {
-      const m = message as Json;
-      if ("method" in m || !openingIds.delete(m.id)) return message;
-      const result = m.result as Json | undefined;
-      if (result === undefined) return message;
-      const own = (result._meta ?? {}) as Json;
-      return { ...m, result: { ...result, _meta: { ...own, ...meta } } } as JSONRPCMessage;
-    },
-  };
+/** The revision a request's envelope names, "" for a request with none, undefined for a notification. */
+function claimOf(message: Json): string | undefined {
+  if (!("id" in message)) return undefined;
+  const meta = isPlain(message.params) && isPlain(message.params._meta) ? message.params._meta : {};
+  return typeof meta[PROTOCOL_VERSION] === "string" ? meta[PROTOCOL_VERSION] : "";
 }
 
-export interface Session {
-  /** One inbound message, already parsed and checked. */
-  deliver(message: JSONRPCMessage): void;
-  close(): Promise<void>;
-}
-
-export interface SessionOptions {
-  onError?: (error: Error) => void;
+/** What the 2026-07-28 schema refuses and the SDK's entry serves: a revision not served, on any request (it checks only the first). */
+function eraRefusal(message: Json): Json | undefined {
+  const claim = claimOf(message);
+  const requested = claim && !MODERN_PROTOCOL_VERSIONS.includes(claim) ? claim : undefined;
+  if (requested === undefined) return undefined;
+  const error = new UnsupportedProtocolVersionError({ supported: [...MODERN_PROTOCOL_VERSIONS], requested });
+  return errorAnswer(message.id as Id, error.code, error.message, error.data);
 }
 
 /**
- * Serve one connection of either era. `send` receives every answer as a message (the seam writes
- * it); `onError` gets the SDK's out-of-band reports.
+ * Serve one stdio session of either era. `opening`, what the front answered already (front.ts), is
+ * replayed first under ids of its own whose answers are dropped, so the SDK's state is as it would be.
  */
-export function serveSession(
-  host: ToolHost,
-  send: (message: JSONRPCMessage) => Promise<void>,
-  options: SessionOptions = {},
-): Session {
+export function serveSession(host: ToolHost, ...[io, opening]: Parameters<OpenSession>): Session {
   let open = true;
-  const opening = openingMeta(host.initializeMeta);
+  const replayed = new Set<unknown>();
+  /** The opening answers carry the host's `_meta` (contract version…): the SDK has no hook for it. */
+  const openings = new Set<unknown>();
+  const write = (message: Json) => {
+    const answers = "method" in message ? undefined : (message.id as Id);
+    if (!open || replayed.delete(answers)) return;
+    const { result } = message;
+    if (openings.delete(answers) && isPlain(result))
+      message = {
+        ...message,
+        result: { ...result, _meta: { ...(result._meta as Json), ...host.initializeMeta } },
+      };
+    io.write(`${scrub(JSON.stringify(message))}\n`, answers);
+  };
   const transport: Transport = {
-    async start() {},
-    async send(message) {
-      if (open) await send(opening.outbound(message));
-    },
+    start: async () => undefined,
+    send: async (message) => write(message as Json),
     async close() {
       if (!open) return;
       open = false;
       transport.onclose?.();
     },
   };
-  const handle = serveStdio(() => buildServer(host), {
+  const handle = serveStdio(() => buildServer(host, io.ended), {
     transport,
-    onerror: options.onError ?? (() => undefined),
+    onerror: (error) => log(`protocol: ${error.message}`),
   });
+  const deliver = (message: Json) => {
+    if (message.method === "initialize" || message.method === "server/discover") openings.add(message.id);
+    transport.onmessage?.(message as JSONRPCMessage);
+  };
+  for (const [index, message] of opening.entries()) {
+    const id = `resmon-mcp/opening-replay-${index}`;
+    if ("id" in message) replayed.add(id);
+    deliver("id" in message ? { ...message, id } : message);
+  }
   return {
-    deliver: (message) => {
+    deliver(value) {
       if (!open) return;
-      opening.noteInbound(message);
-      transport.onmessage?.(message);
+      const message = checkMessage(value) as Json | undefined;
+      if (!message) {
+        const answer = invalidMessageAnswer(value);
+        return answer && write(answer);
+      }
+      const refusal = eraRefusal(message);
+      if (refusal) return write(refusal);
+      deliver(message);
     },
     close: () => handle.close(),
   };
-}
-
-/** Serve one connection over a transport of the caller's (tests: an in-memory pair). */
-export function serveTransport(host: ToolHost, wire: Transport): { close(): Promise<void> } {
-  const opening = openingMeta(host.initializeMeta);
-  // The SDK drives this wrapper as it would `wire`; only the opening answers are touched.
-  const transport: Transport = {
-    start: () => wire.start(),
-    close: () => wire.close(),
-    send: (message, options) => wire.send(opening.outbound(message), options),
-  };
-  wire.onmessage = (message, extra) => {
-    opening.noteInbound(message);
-    transport.onmessage?.(message, extra);
-  };
-  wire.onclose = () => transport.onclose?.();
-  wire.onerror = (error) => transport.onerror?.(error);
-  return serveStdio(() => buildServer(host), { transport });
 }

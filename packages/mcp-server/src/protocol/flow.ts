@@ -1,0 +1,94 @@
+/**
+ * What the server holds for answers, bounded by calls and by bytes (issues 25, 34). Frames go to
+ * stdout only while it takes them (else after 'drain'); the rest wait here in order, none dropped.
+ * Inbound messages are handed on in order while there is room (a tools/call while fewer than
+ * MAX_OPEN_CALLS are open); otherwise stdin is paused, so a slow reader slows the harness's writes
+ * instead of growing this process.
+ */
+import { isId, isPlain } from "./lines.js";
+
+type Id = string | number;
+
+export interface FrameOutput {
+  /** false when the stream's buffer is full: wait for 'drain' before the next write. */
+  write(frame: string): boolean;
+  once(event: "drain", listener: () => void): unknown;
+}
+
+/** Tool calls running at once (200 concurrent 240 KiB pages, slow reader: 144–183 MB RSS with 8, 189 with 16). */
+export const MAX_OPEN_CALLS = 8;
+
+/** `dispatch` hands a message on (to the SDK); `pause` and `resume` stop and restart reading stdin. */
+export function createFlow(options: {
+  output: FrameOutput;
+  dispatch(value: unknown): void;
+  pause(): void;
+  resume(): void;
+}) {
+  const open = new Set<Id>();
+  const inbound: { value: unknown; call: Id | undefined }[] = [];
+  let paused = false;
+  /** Nothing is handed on until the session is there to take it. */
+  let ready = false;
+  /** Frames the stream has not taken yet, each with the call it answers (open until it is taken). */
+  const waiting: { frame: string; answers: Id | undefined }[] = [];
+  let full = false;
+
+  const room = (call: Id | undefined) => ready && (call === undefined || open.size < MAX_OPEN_CALLS);
+  const dispatch = (value: unknown, call: Id | undefined) => {
+    if (call !== undefined) open.add(call);
+    options.dispatch(value);
+  };
+  const pump = () => {
+    while (inbound.length > 0 && room(inbound[0]?.call)) {
+      const next = inbound.shift() as (typeof inbound)[number];
+      dispatch(next.value, next.call);
+    }
+    if (paused && inbound.length === 0) {
+      paused = false;
+      options.resume();
+    }
+  };
+  /** Call `id` was answered, or ended without an answer (cancelled, once its work stopped). */
+  const close = (id: Id) => void (open.delete(id) && pump());
+
+  const handOver = (frame: string, answers: Id | undefined) => {
+    if (!options.output.write(frame)) {
+      full = true;
+      options.output.once("drain", () => {
+        full = false;
+        while (!full && waiting.length > 0) {
+          const next = waiting.shift() as (typeof waiting)[number];
+          handOver(next.frame, next.answers);
+        }
+        pump();
+      });
+    }
+    if (answers !== undefined) close(answers);
+  };
+
+  return {
+    /** One inbound message, in order. */
+    offer(value: unknown) {
+      const call = isPlain(value) && value.method === "tools/call" && isId(value.id) ? value.id : undefined;
+      if (inbound.length === 0 && room(call)) return dispatch(value, call);
+      inbound.push({ value, call });
+      if (!paused) options.pause();
+      paused = true;
+    },
+    /**
+     * One frame for stdout; `answers` is the id of the request it answers, if it is an answer: a call
+     * holds its place until its answer is handed to the stream, so a slow reader holds calls back.
+     */
+    write(frame: string, answers?: Id): void {
+      if (!full && waiting.length === 0) handOver(frame, answers);
+      else waiting.push({ frame, answers });
+    },
+    ended: close,
+    /** The session is there: hand on what waited. */
+    ready(): void {
+      ready = true;
+      pump();
+    },
+  };
+}
