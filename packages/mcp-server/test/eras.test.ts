@@ -220,6 +220,33 @@ describe.skipIf(!HAVE_CLI)("raw JSON-RPC, the opening", () => {
     }
   });
 
+  it("eras are not mixed: after server/discover, initialize is -32022 and a call without _meta -32602", async () => {
+    // Found by a red team (issue 34): the SDK's entry takes a server/discover as a probe it may fall
+    // back from, so `initialize` then served the 2025 era and calls without an envelope ran.
+    const server = new RawServer(env());
+    try {
+      const discover = await server.request(1, "server/discover", { _meta: envelope() });
+      expect(discover.result).toMatchObject({ supportedVersions: [MODERN] });
+      const init = await server.request(2, "initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "0" },
+      });
+      expect(init.error).toMatchObject({
+        code: -32022,
+        data: { supported: [MODERN], requested: "2025-11-25" },
+      });
+      server.send({ method: "notifications/initialized" });
+      const call = await server.request(3, "tools/call", { name: "list_sources", arguments: {} });
+      expect(call.error).toMatchObject({ code: -32602, message: expect.stringContaining("_meta") });
+      // The session is still the 2026-07-28 one it opened as.
+      const listed = await server.request(4, "tools/list", { _meta: envelope() });
+      expect((listed.result as { tools: unknown[] }).tools).toHaveLength(TOOLS.length);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("a raw tools/call repeating its name key is refused, before any request reaches resmon", async () => {
     const server = new RawServer(env());
     try {

@@ -141,10 +141,22 @@ function claimOf(message: Json): string | undefined {
   return typeof meta[PROTOCOL_VERSION] === "string" ? meta[PROTOCOL_VERSION] : "";
 }
 
-/** What the 2026-07-28 schema refuses and the SDK's entry serves: a revision not served, on any request (it checks only the first). */
-function eraRefusal(message: Json): Json | undefined {
+/**
+ * What the SDK's entry serves but the 2026-07-28 schema or docs/protocol.md refuses: a revision not
+ * served, on any request (it checks only the first); after a 2026-07-28 opening, even `server/discover`
+ * (to it a probe it may fall back from), `initialize` (-32022) and a request without envelope (-32602).
+ */
+function eraRefusal(message: Json, era: string | undefined): Json | undefined {
   const claim = claimOf(message);
-  const requested = claim && !MODERN_PROTOCOL_VERSIONS.includes(claim) ? claim : undefined;
+  const params = isPlain(message.params) ? message.params : {};
+  let requested = claim && !MODERN_PROTOCOL_VERSIONS.includes(claim) ? claim : undefined;
+  if (era === "modern" && claim === "") {
+    if (message.method !== "initialize") {
+      const missing = "the per-request envelope is required on protocol revision 2026-07-28";
+      return errorAnswer(message.id as Id, -32602, `Invalid _meta envelope: _meta: ${missing}`);
+    }
+    requested = typeof params.protocolVersion === "string" ? params.protocolVersion : "unknown";
+  }
   if (requested === undefined) return undefined;
   const error = new UnsupportedProtocolVersionError({ supported: [...MODERN_PROTOCOL_VERSIONS], requested });
   return errorAnswer(message.id as Id, error.code, error.message, error.data);
@@ -156,6 +168,8 @@ function eraRefusal(message: Json): Json | undefined {
  */
 export function serveSession(host: ToolHost, ...[io, opening]: Parameters<OpenSession>): Session {
   let open = true;
+  /** The session's era, fixed by its first request. */
+  let era: "legacy" | "modern" | undefined;
   const replayed = new Set<unknown>();
   /** The opening answers carry the host's `_meta` (contract version…): the SDK has no hook for it. */
   const openings = new Set<unknown>();
@@ -184,6 +198,7 @@ export function serveSession(host: ToolHost, ...[io, opening]: Parameters<OpenSe
     onerror: (error) => log(`protocol: ${error.message}`),
   });
   const deliver = (message: Json) => {
+    if ("id" in message) era ??= claimOf(message) ? "modern" : "legacy";
     if (message.method === "initialize" || message.method === "server/discover") openings.add(message.id);
     transport.onmessage?.(message as JSONRPCMessage);
   };
@@ -200,7 +215,7 @@ export function serveSession(host: ToolHost, ...[io, opening]: Parameters<OpenSe
         const answer = invalidMessageAnswer(value);
         return answer && write(answer);
       }
-      const refusal = eraRefusal(message);
+      const refusal = eraRefusal(message, era);
       if (refusal) return write(refusal);
       deliver(message);
     },
