@@ -1,7 +1,8 @@
 /** pack-check's own pieces: how a snippet's placeholders become this run's, the child environment, the pins. */
 import { describe, expect, it } from "vitest";
 import { NPM_TOOLS, toolsDirFor } from "../src/npm-tools.js";
-import { cleanEnv, fillIn, fillPath, type Where } from "../src/pack-check.js";
+import { fillIn, fillPath, type Where } from "../src/pack-check/fill.js";
+import { cleanEnv } from "../src/pack-check/run.js";
 import { REPO_ROOT } from "../src/pack-snippets.js";
 
 const where: Where = {
