@@ -1,5 +1,5 @@
 import type { Execution, Paper } from "./model.js";
-import { catalog } from "./routes/catalog.js";
+import { catalogRows } from "./routes/catalog.js";
 
 /** Match transparency: which recorded keywords appear where resmon can check, and what it cannot see. */
 const LOCALLY_FILTERED = new Set(["biorxiv", "medrxiv"]);
@@ -22,7 +22,7 @@ export interface SourceInfo {
 let byslug: Map<string, Record<string, unknown>> | null = null;
 
 export function sourceInfo(slug: string): SourceInfo {
-  byslug ??= new Map(catalog().map((e) => [String(e.slug), e]));
+  byslug ??= new Map(catalogRows().map((e) => [String(e.slug), e]));
   const e = byslug.get(slug);
   return {
     slug,

@@ -19,6 +19,9 @@ export interface Ctx {
 
 export type Handler = (ctx: Ctx) => Reply;
 
+/** A module's routes: `METHOD path` (resmon's own template) to its handler. */
+export type Routes = Readonly<Record<string, Handler>>;
+
 export function ok(body: unknown, status = 200): Reply {
   return { status, body };
 }

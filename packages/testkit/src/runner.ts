@@ -1,11 +1,11 @@
 import { type Backend, nowUtc } from "./backend.js";
 import { steeredOutcome } from "./coverage.js";
 import type { Execution, JsonObject, SourceOutcome } from "./model.js";
-import { catalog } from "./routes/catalog.js";
+import { catalogRows } from "./routes/catalog.js";
 import { byNewest } from "./views.js";
 
 // The sources a run can ask are exactly the ones the catalog route serves.
-const KNOWN_SOURCES = new Set(catalog().map((row) => String(row.slug)));
+const KNOWN_SOURCES = new Set(catalogRows().map((row) => String(row.slug)));
 const DATE_RANGE_SOURCES = new Set(["biorxiv", "medrxiv"]);
 
 export interface RunRequest {

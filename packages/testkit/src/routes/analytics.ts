@@ -1,7 +1,7 @@
 import type { Backend } from "../backend.js";
 import { compileKeyword, FIELDS, fieldsMatched, hasOperators, keywordsFor } from "../explain.js";
 import type { JsonObject, Paper } from "../model.js";
-import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
+import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply, type Routes } from "../reply.js";
 
 function sourceContribution(b: Backend): JsonObject {
   const byDoi = new Map<string, Set<string>>();
@@ -269,3 +269,13 @@ export function keywords(ctx: Ctx): Reply {
     fields_checked: [...FIELDS],
   });
 }
+
+/** The analytics routes. */
+export const analytics: Routes = {
+  "GET /api/analytics/overview": overview,
+  "GET /api/analytics/publication-volume": volume,
+  "GET /api/analytics/source-contribution": sources,
+  "GET /api/analytics/keyword-contribution": keywords,
+  "GET /api/analytics/routine-health": health,
+  "GET /api/analytics/discovery-lag": lag,
+};

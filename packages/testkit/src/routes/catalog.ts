@@ -1,5 +1,5 @@
 import { CATALOG, CREDENTIAL_NAMES } from "../data/reference.js";
-import { type Ctx, ok, type Reply } from "../reply.js";
+import { type Ctx, ok, type Reply, type Routes } from "../reply.js";
 
 const DATE_RANGE_NOTICE = {
   scope: "beyond_default_start",
@@ -8,7 +8,7 @@ const DATE_RANGE_NOTICE = {
 };
 
 /** The captured catalog, plus medRxiv and the spec's result_order / constraints / notices. */
-export function catalog(): Record<string, unknown>[] {
+export function catalogRows(): Record<string, unknown>[] {
   const rows = CATALOG.map((row) => ({ ...row }));
   const biorxiv = rows.find((r) => r.slug === "biorxiv");
   if (biorxiv && !rows.some((r) => r.slug === "medrxiv")) {
@@ -36,7 +36,7 @@ export function catalog(): Record<string, unknown>[] {
 }
 
 export function repositoriesCatalog(_ctx: Ctx): Reply {
-  return ok(catalog());
+  return ok(catalogRows());
 }
 
 /** Presence only, never a value. Two keys are present so both states are exercised. */
@@ -50,3 +50,9 @@ export function credentials(_ctx: Ctx): Reply {
   }
   return ok({ keyring_responsive: true, credentials: creds });
 }
+
+/** The repository catalog and the credential names. */
+export const catalog: Routes = {
+  "GET /api/repositories/catalog": repositoriesCatalog,
+  "GET /api/credentials": credentials,
+};

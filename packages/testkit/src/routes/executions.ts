@@ -1,6 +1,6 @@
 import { sourceInfo } from "../explain.js";
 import type { JsonObject } from "../model.js";
-import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
+import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply, type Routes } from "../reply.js";
 import { executionRow } from "../views.js";
 import { checkExpectedRuntime } from "./health.js";
 
@@ -172,3 +172,10 @@ export function searchRecord(ctx: Ctx): Reply {
     caveats,
   });
 }
+
+/** The runs: their list, one run, its search record. */
+export const executions: Routes = {
+  "GET /api/executions": listExecutions,
+  "GET /api/executions/{exec_id}": getExecution,
+  "GET /api/executions/{exec_id}/search-record": searchRecord,
+};

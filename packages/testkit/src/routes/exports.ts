@@ -1,5 +1,14 @@
 import type { Paper } from "../model.js";
-import { boolParam, type Ctx, detail, intParam, isReply, queryValue, type Reply } from "../reply.js";
+import {
+  boolParam,
+  type Ctx,
+  detail,
+  intParam,
+  isReply,
+  queryValue,
+  type Reply,
+  type Routes,
+} from "../reply.js";
 import { byNewest } from "../views.js";
 
 const FORMATS = ["bibtex", "csv", "json", "ris"] as const;
@@ -152,3 +161,9 @@ export function exportReferences(ctx: Ctx): Reply {
     .filter((p): p is Paper => p !== undefined);
   return render(papers, format, false);
 }
+
+/** A run's references and the reference export. */
+export const exports: Routes = {
+  "GET /api/executions/{exec_id}/references": executionReferences,
+  "POST /api/export/references": exportReferences,
+};

@@ -1,6 +1,6 @@
 import type { Backend } from "../backend.js";
 import type { JsonObject } from "../model.js";
-import { type Ctx, detail, ok, queryValue, type Reply } from "../reply.js";
+import { type Ctx, detail, ok, queryValue, type Reply, type Routes } from "../reply.js";
 
 const UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -27,7 +27,7 @@ function embeddings(backend: Backend): JsonObject {
   return { extension: "sqlite-vec (testkit)", reason: null };
 }
 
-export function health(ctx: Ctx): Reply {
+export function healthAnswer(ctx: Ctx): Reply {
   const b = ctx.backend;
   // The public 1.6/1.7 health took no parameters (an unknown query is ignored) and had no identity.
   if (b.publicHealth)
@@ -51,3 +51,8 @@ export function health(ctx: Ctx): Reply {
   body.daemon = { installed: false, state: "not_installed" };
   return ok(body);
 }
+
+/** Health, with the instance check. */
+export const health: Routes = {
+  "GET /api/health": healthAnswer,
+};

@@ -12,7 +12,7 @@ import {
   verdict,
 } from "../explain.js";
 import type { JsonObject, Paper } from "../model.js";
-import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
+import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply, type Routes } from "../reply.js";
 import { distance, EMBEDDING_MODEL, embed } from "../vectors.js";
 import { byNewest, paperRow } from "../views.js";
 
@@ -305,3 +305,11 @@ export function lifecycle(ctx: Ctx): Reply {
     check_status: l?.check_status ?? null,
   });
 }
+
+/** The corpus: search, similar papers, why a paper matched, its lifecycle. */
+export const papers: Routes = {
+  "POST /api/explorer/search": explorerSearch,
+  "GET /api/documents/{document_id}/similar": similar,
+  "GET /api/documents/{doc_id}/why": why,
+  "GET /api/documents/{doc_id}/lifecycle": lifecycle,
+};

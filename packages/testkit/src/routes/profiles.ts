@@ -1,7 +1,7 @@
 import { EMBEDDING_PROVIDERS } from "../data/reference.js";
 import type { JsonObject, Profile } from "../model.js";
-import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
-import type { SETTINGS_GROUP_NAMES } from "../seed/settings.js";
+import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply, type Routes } from "../reply.js";
+import { SETTINGS_GROUP_NAMES } from "../seed/settings.js";
 import { EMBEDDING_MODEL } from "../vectors.js";
 
 const NAME_ONLY_WARNING =
@@ -242,3 +242,18 @@ export function putSettings(group: (typeof SETTINGS_GROUP_NAMES)[number]) {
     return ok({ success: true });
   };
 }
+
+/** Watch profiles, the watchdog and the settings groups. */
+export const profiles: Routes = {
+  "GET /api/watchdog": watchdog,
+  "GET /api/profiles": listProfiles,
+  "GET /api/profiles/{profile_id}": getProfile,
+  "GET /api/profiles/{profile_id}/matches": profileMatches,
+  "POST /api/profiles": createProfile,
+  ...Object.fromEntries(
+    SETTINGS_GROUP_NAMES.flatMap((g) => [
+      [`GET /api/settings/${g}`, getSettings(g)],
+      [`PUT /api/settings/${g}`, putSettings(g)],
+    ]),
+  ),
+};

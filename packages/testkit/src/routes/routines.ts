@@ -1,6 +1,6 @@
 import type { Backend } from "../backend.js";
 import type { JsonObject, Paper, Routine } from "../model.js";
-import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
+import { type Ctx, detail, intParam, isReply, ok, queryValue, type Reply, type Routes } from "../reply.js";
 import { routineRunRequest, startExecution } from "../runner.js";
 import { distance, EMBEDDING_MODEL, embed } from "../vectors.js";
 import { routineRow } from "../views.js";
@@ -355,3 +355,16 @@ export function sweep(ctx: Ctx): Reply {
   });
   return ok({ execution_id: e.id });
 }
+
+/** Routines: list, one, deliveries, coverage, create, run, (de)activate; and the one-off sweep. */
+export const routines: Routes = {
+  "GET /api/routines": listRoutines,
+  "GET /api/routines/{routine_id}": getRoutine,
+  "GET /api/routines/{routine_id}/deliveries": deliveries,
+  "GET /api/routines/{routine_id}/coverage": coverage,
+  "POST /api/search/sweep": sweep,
+  "POST /api/routines": createRoutine,
+  "POST /api/routines/{routine_id}/run": runRoutine,
+  "POST /api/routines/{routine_id}/activate": activate,
+  "POST /api/routines/{routine_id}/deactivate": deactivate,
+};
