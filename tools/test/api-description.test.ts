@@ -120,7 +120,8 @@ describe("the API description", () => {
     }
   });
 
-  it("describes every route of @resmon/mcp-contract (when it is built)", async (ctx) => {
+  // Importing the contract and running openapi-typescript take seconds on a busy machine: no timing is held.
+  it("describes every route of @resmon/mcp-contract (when it is built)", { timeout: 60_000 }, async (ctx) => {
     let routes: ReadonlyArray<{ method: string; path: string }> | undefined;
     try {
       const contract = (await import("@resmon/mcp-contract")) as {
@@ -138,11 +139,11 @@ describe("the API description", () => {
     expect(routes.map((r) => `${r.method} ${r.path}`).filter((key) => !ours.has(key))).toEqual([]);
   });
 
-  it("keeps the generated client types in step with the description", async () => {
+  it("keeps the generated client types in step with the description", { timeout: 60_000 }, async () => {
     expect(await readFile(GENERATED_TYPES, "utf8")).toBe(await renderApiTypes());
   });
 
-  it("keeps the stand-in's declared facts in step with the description", async () => {
+  it("keeps the stand-in's declared facts in step with the description", { timeout: 60_000 }, async () => {
     expect(await readFile(GENERATED_DECLARED, "utf8")).toBe(await renderDeclared());
   });
 });
