@@ -284,6 +284,19 @@ function optionalOnlyWhereRefused(before: ToolSurface, after: ToolSurface, path:
   return line !== undefined && compareVersions(needsOf(before), line) >= 0 ? line : undefined;
 }
 
+/**
+ * The values an answer's enum gained, when that is all that changed (every old value still there):
+ * a new next_action, say, which the contract's instructions teach in the same version.
+ */
+function gainsValues(was: JsonObject, now: JsonObject): string | undefined {
+  const { enum: wasEnum, ...wasRest } = was;
+  const { enum: nowEnum, ...nowRest } = now;
+  if (!Array.isArray(wasEnum) || !Array.isArray(nowEnum) || !same(wasRest, nowRest)) return undefined;
+  const added = nowEnum.filter((v) => !wasEnum.some((w) => same(v, w)));
+  if (added.length === 0 || wasEnum.some((w) => !nowEnum.some((v) => same(v, w)))) return undefined;
+  return added.map((v) => JSON.stringify(v)).join(", ");
+}
+
 function diffOutput(
   tool: string,
   baseVersion: string,
@@ -309,6 +322,11 @@ function diffOutput(
       out.push({
         kind: "additive",
         what: `${tool}: answer key ${path} optional below resmon ${below}: answers where ${baseVersion} refused`,
+      });
+    else if (wasRequired === nowRequired && gainsValues(wasRest, nowRest))
+      out.push({
+        kind: "additive",
+        what: `${tool}: answer key ${path} gains values ${gainsValues(wasRest, nowRest)}`,
       });
     else out.push({ kind: "breaking", what: `${tool}: answer key ${path} changed shape` });
   }

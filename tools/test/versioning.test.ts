@@ -369,6 +369,27 @@ describe("the rule, on mutated copies of the contract", () => {
     expect(j.ok("1.0")).toBe(false);
   });
 
+  it("an answer's enum gaining a value (a new next_action) needs a minor bump; losing one is breaking", () => {
+    const scanEnum = (d: ReturnType<typeof copy>) =>
+      (props(tool(d, "scan_result").output_schema).next_action as Json).enum as string[];
+    const gained = judge((d) => {
+      scanEnum(d).push("ask_later");
+    });
+    expect(gained.changes).toEqual([
+      { kind: "additive", what: 'scan_result: answer key .next_action gains values "ask_later"' },
+    ]);
+    expect(gained.ok("1.0")).toBe(false);
+    expect(gained.ok("1.1")).toBe(true);
+    const lost = judge((d) => {
+      scanEnum(d).pop();
+    });
+    expect(lost.bump).toBe("major");
+    const swapped = judge((d) => {
+      scanEnum(d).splice(0, 1, "ask_later");
+    });
+    expect(swapped.bump).toBe("major");
+  });
+
   it("a narrowing (a settings key moving to withheld) needs a minor bump", () => {
     const j = judge((d) => {
       d.settings.writable = d.settings.writable.filter((k) => k !== "ai_temperature");

@@ -24,6 +24,8 @@ export const NEXT_ACTIONS = [
   "rank_shortlist",
   "verify_ranked",
   "complete",
+  // 1.4: a round that failed or found nothing, and was sent again once, stops here: payload.options.
+  "choose_option",
 ] as const;
 export const RANK_ROLES = ["core", "review", "contradicting", "foundational"] as const;
 export type QueryKind = (typeof QUERY_KINDS)[number];

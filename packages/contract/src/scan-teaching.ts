@@ -19,11 +19,14 @@ export const NEXT_ACTION_CALLS: { readonly [A in NextAction]: string } = {
   rank_shortlist: "scan_continue ranked_entries, every paper of the page",
   verify_ranked: "scan_verify",
   complete: "scan_result",
+  choose_option:
+    "one of payload.options: its tool with its arguments; ask the person first where needs_person is true",
 };
 
-/** The tool each next_action names (the first word of its call). */
-export function toolForNextAction(action: NextAction): string {
-  return NEXT_ACTION_CALLS[action].split(" ")[0] as string;
+/** The tool each next_action names (the first word of its call); null when the answer's options name it. */
+export function toolForNextAction(action: NextAction): string | null {
+  const call = NEXT_ACTION_CALLS[action];
+  return call.startsWith("one of payload.options") ? null : (call.split(" ")[0] as string);
 }
 
 /**

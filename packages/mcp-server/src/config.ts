@@ -88,6 +88,17 @@ const SCAN_WAIT = {
   parse: wholeNumber(0, MAX_TIMER_MS),
 } satisfies Declared<number>;
 
+const SCAN_RETRY_WAIT = {
+  name: "RESMON_MCP_SCAN_RETRY_WAIT_MS",
+  names:
+    "how long a scan waits before it sends again a round in which no retrieval finished or no source answered, in ms",
+  takes: `a whole number of ms from 0 to ${MAX_TIMER_MS}`,
+  default: "60000",
+  more: "a round is sent again once; if it fails again the scan stops with `choose_option`",
+  scope: "scan tools",
+  parse: wholeNumber(0, MAX_TIMER_MS),
+} satisfies Declared<number>;
+
 const READ_ONLY = {
   name: "RESMON_MCP_READ_ONLY",
   names: "`1`: reads only, listing only the reads and refusing every write",
@@ -133,6 +144,7 @@ export const VARIABLES: readonly Variable[] = [
   MAX_BODY,
   SCAN_DATA,
   SCAN_WAIT,
+  SCAN_RETRY_WAIT,
 ];
 
 /** A variable set to a value it does not take. */
@@ -156,6 +168,8 @@ export interface Config {
   scanDataDir: string | undefined;
   /** RESMON_MCP_SCAN_WAIT_MS. */
   scanWaitMs: number | undefined;
+  /** RESMON_MCP_SCAN_RETRY_WAIT_MS. */
+  scanRetryWaitMs: number | undefined;
   /** What discovery reads (RESMON_PORT, RESMON_PORT_FILE, RESMON_DB_PATH, RESMON_STATE_DIR, the platform's dirs). */
   env: Env;
   /** Values not used: every call a problem's scope covers is refused naming it. */
@@ -201,6 +215,7 @@ export function readConfig(env: Env = process.env): Config {
     maxBodyBytes: value(MAX_BODY),
     scanDataDir: value(SCAN_DATA),
     scanWaitMs: value(SCAN_WAIT),
+    scanRetryWaitMs: value(SCAN_RETRY_WAIT),
     env,
     problems,
     notes,

@@ -44,11 +44,12 @@ async function learnTokens(env: Record<string, string | undefined>): Promise<voi
 
 /** The engine for this server's configuration (config.ts). */
 export function scanEngineFor(config: Config): ScanEngine {
-  const { scanWaitMs } = config;
+  const { scanWaitMs, scanRetryWaitMs } = config;
   const engine = createScanEngine({
     dataDir: config.scanDataDir ?? defaultScanDataDir(config.env),
     scrub,
     ...(scanWaitMs !== undefined ? { waitMs: scanWaitMs } : {}),
+    ...(scanRetryWaitMs !== undefined ? { retryWaitMs: scanRetryWaitMs } : {}),
   });
   return {
     ...engine,

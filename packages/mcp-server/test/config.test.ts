@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from "@resmon/api-client";
-import { DEFAULT_SCAN_WAIT_MS } from "@resmon/scan";
+import { DEFAULT_RETRY_WAIT_MS, DEFAULT_SCAN_WAIT_MS } from "@resmon/scan";
 import { describe, expect, it } from "vitest";
 import { helpLines, readConfig, startupLines, VARIABLES } from "../src/config.js";
 import { createResmonTools } from "../src/server.js";
@@ -43,6 +43,7 @@ describe("the variables table", () => {
     expect(byName.RESMON_MCP_TIMEOUT_MS).toBe(String(DEFAULT_TIMEOUT_MS));
     expect(byName.RESMON_MCP_MAX_BODY_BYTES).toMatch(new RegExp(`^${DEFAULT_MAX_BODY_BYTES}\\b`));
     expect(byName.RESMON_MCP_SCAN_WAIT_MS).toBe(String(DEFAULT_SCAN_WAIT_MS));
+    expect(byName.RESMON_MCP_SCAN_RETRY_WAIT_MS).toBe(String(DEFAULT_RETRY_WAIT_MS));
   });
 
   it("--help lists every variable", () => {

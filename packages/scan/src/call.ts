@@ -30,6 +30,8 @@ export interface CallOptions {
   /** When this call stops waiting and answers (ms since the epoch): arrival + the scan's wait budget. */
   deadline: number;
   pollMs: number;
+  /** How long a retry of a failed or empty round waits before its retrievals are sent again. */
+  retryWaitMs: number;
   now: () => Date;
   /** Checks the backend's runtime id against the stored one before the call's first request. */
   onRuntime: (call: Call) => Promise<void>;
@@ -46,6 +48,7 @@ export class Call {
   /** No request runs past this (unless it is the call's first: FIRST_REQUEST_MS). */
   private readonly workEnd: number;
   readonly pollMs: number;
+  readonly retryWaitMs: number;
   readonly now: () => Date;
   private readonly backend: ScanBackend;
   private readonly onRuntime: (call: Call) => Promise<void>;
@@ -65,6 +68,7 @@ export class Call {
     this.deadline = options.deadline;
     this.workEnd = Math.max(options.deadline, options.arrivedAt + MIN_WORK_MS);
     this.pollMs = options.pollMs;
+    this.retryWaitMs = options.retryWaitMs;
     this.now = options.now;
     this.onRuntime = options.onRuntime;
     this.onProgress = options.onProgress;

@@ -77,8 +77,11 @@ export interface SourceTally {
   notes: string[];
 }
 
+/** Sweeps whose run ended: done, or failed as a run (a POST resmon refused started no run and asked no source). */
 function finishedSweeps(tasks: readonly RetrievalTask[]): RetrievalTask[] {
-  return tasks.filter((t) => t.via === "sweep" && (t.status === "done" || t.status === "failed"));
+  return tasks.filter(
+    (t) => t.via === "sweep" && (t.status === "done" || (t.status === "failed" && t.execution_id !== null)),
+  );
 }
 
 function addOnce(list: string[], value: unknown): void {
@@ -139,6 +142,18 @@ export function outcomeWords(t: SourceTally): string {
   return `${parts.join(", ")} of ${t.sweeps} sweeps (answered in ${t.answered})`;
 }
 
+/**
+ * The sentence for sweeps every source answered, true however many returned nothing (`papers`: each
+ * sweep's rows): an answered zero is resmon's record that the source has nothing, not silence.
+ */
+export function allAnsweredWords(papers: readonly number[]): string {
+  const empty = papers.filter((n) => n === 0).length;
+  if (empty === 0) return "Every source answered every sweep, by resmon's record.";
+  if (empty === papers.length)
+    return "Every source answered every sweep, by resmon's record, and every sweep returned 0 papers: the sources answered that they have none, which is not a silent source.";
+  return `Every source answered every sweep, by resmon's record; ${empty} of the ${papers.length} sweeps returned 0 papers.`;
+}
+
 /** For every envelope's progress: how many sources resmon did not record as answering every finished sweep. */
 export function coverageProgress(
   tasks: readonly RetrievalTask[],
@@ -172,14 +187,6 @@ export function riskWords(risky: readonly SourceTally[]): string {
     .join("; ");
 }
 
-/** What a person can do when a round found nothing because its sources did not answer. */
-export const NOTHING_FOUND_OPTIONS = [
-  "Later: send the same scan_start again; the round's sweeps are sent again (the sources may answer then).",
-  "Another source: start a new scan (a fresh scan_id) naming other sources from list_sources.",
-  'The corpus: start a new scan (a fresh scan_id) with retrieval: "corpus", which searches the papers resmon already holds.',
-  "Or close this scan: scan_verify writes evidence that records what was searched and which sources did not answer.",
-];
-
 export interface CoverageSummary {
   /** Screened papers (score ≥ 1) that the model said meet each criterion. */
   hits_per_criterion: Record<string, number>;
@@ -194,6 +201,8 @@ export interface CoverageSummary {
     status: RetrievalTask["status"];
     error?: string | null;
     reported: boolean;
+    /** Rows the sweep returned (0 for one that did not finish). */
+    papers: number;
     summary: string | null;
     counts: Record<string, number> | null;
     sources: Row[];
@@ -257,6 +266,7 @@ export function coverageOf(
       status: t.status,
       ...(t.error ? { error: t.error } : {}),
       reported: Boolean(t.coverage) && t.coverage?.reported !== false,
+      papers: t.doc_ids?.length ?? 0,
       summary: t.coverage?.summary ?? null,
       counts: t.coverage?.counts ?? null,
       sources: t.coverage?.sources ?? [],

@@ -25,6 +25,7 @@ import type { OnProgress } from "./progress.js";
 import { checkRuntime, planTasks, resubmitUnfinished } from "./retrieval.js";
 import type { ScanState } from "./state.js";
 import { nextStep as nextStepOf } from "./steps.js";
+import { DEFAULT_RETRY_WAIT_MS } from "./stop.js";
 import { FILES, MAX_MARKDOWN_BYTES, ScanDir } from "./store.js";
 import { closeFoundNothing, runVerification } from "./verify-run.js";
 
@@ -35,6 +36,8 @@ export interface ScanEngineOptions {
   waitMs?: number;
   /** Poll interval while waiting on sweeps (default 500 ms). */
   pollMs?: number;
+  /** How long a retry of a failed or empty round waits before its retrievals are sent (default DEFAULT_RETRY_WAIT_MS). */
+  retryWaitMs?: number;
   now?: () => Date;
   /** resmon for every call that names none (one process, one backend: tests, scripts); the server passes its per-call one. */
   backend?: ScanBackend;
@@ -117,6 +120,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
   const root = options.dataDir;
   const waitMs = options.waitMs ?? DEFAULT_SCAN_WAIT_MS;
   const pollMs = options.pollMs ?? 500;
+  const retryWaitMs = options.retryWaitMs ?? DEFAULT_RETRY_WAIT_MS;
   const now = options.now ?? (() => new Date());
   const scrub = options.scrub ?? ((text: string) => text);
 
@@ -161,6 +165,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
           arrivedAt: arrived,
           deadline: arrived + waitMs,
           pollMs,
+          retryWaitMs,
           now,
           onRuntime: checkRuntime,
           onProgress: callOptions?.onProgress,
@@ -203,8 +208,11 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
             );
           }
           const call = open(existing);
-          if (existing.round_failed || nextStepOf(existing).kind === "nothing_found") {
-            resubmitUnfinished(call.state);
+          // The retry on offer (at most MAX_ROUND_RETRIES a round), sent after the retry wait; a
+          // stopped scan answers its options and sends nothing.
+          const kind = nextStepOf(existing).kind;
+          if (kind === "round_failed" || kind === "nothing_found") {
+            resubmitUnfinished(call.state, new Date(Date.now() + retryWaitMs));
             call.save();
           }
           return advance(call);
@@ -241,7 +249,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
       if (kind === "screen_scores") return acceptScreen(call, cleanScores(args.screen_scores ?? []));
       if (kind === "gap_queries") return acceptGap(call, args.gap_queries ?? []);
       if (kind === "ranked_entries") return acceptRanked(call, cleanEntries(args.ranked_entries ?? []));
-      if (state.round_failed) throw roundFailedError(state);
+      if (nextStepOf(state).kind === "round_failed") throw roundFailedError(state);
       return advance(call);
     });
   }
@@ -267,8 +275,13 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
         }
         return envelopeOf(state, call.records);
       }
-      // Nothing found and no source answered: the person may close the scan with evidence that says so.
-      if (step.kind === "nothing_found") closeFoundNothing(state);
+      // A first round that failed or found nothing with no source answering (a retry on offer or
+      // not): the scan may be closed with evidence that says so.
+      const closable =
+        step.kind === "nothing_found" ||
+        step.kind === "stopped" ||
+        (step.kind === "round_failed" && step.round === 0);
+      if (closable) closeFoundNothing(state);
       else if (step.kind !== "rank" && step.kind !== "verify") {
         throw wrongPhase("Nothing is ranked yet: follow next_action.", nextActionOf(state));
       }

@@ -1,9 +1,9 @@
 import type { NextAction, ScanEnvelope } from "@resmon/mcp-contract";
 import {
+  allAnsweredWords,
   atRisk,
   coverageOf,
   coverageProgress,
-  NOTHING_FOUND_OPTIONS,
   riskWords,
   tallySources,
 } from "./coverage.js";
@@ -13,6 +13,7 @@ import { RETRY_AFTER_CAP_MS } from "./retrieval.js";
 import { scoresById } from "./shortlist.js";
 import type { RecordBook, ScanState } from "./state.js";
 import { nextStep, phaseOf, type Step } from "./steps.js";
+import { retryOffer, retryUnderWay, stopOptions, stoppedWords } from "./stop.js";
 
 /** Abstracts in a screening batch are cut here (at a word), so a 25-item batch stays a few thousand tokens. */
 export const SCREEN_ABSTRACT_CHARS = 320;
@@ -87,12 +88,14 @@ function payloadOf(
     case "expand":
     case "decide_gap":
     case "shortlist":
+    case "give_up_round": {
+      const retry = step.kind === "retrieve" ? retryUnderWay(state, step.round) : null;
       return {
         next: "await_retrieval",
         payload: {
-          round: step.kind === "retrieve" ? step.round : null,
+          round: step.kind === "retrieve" || step.kind === "give_up_round" ? step.round : null,
           retrieval: state.tasks
-            .filter((t) => step.kind !== "retrieve" || t.round === step.round)
+            .filter((t) => !("round" in step) || t.round === step.round)
             .map((t) => ({
               query_id: t.query_id,
               via: t.via,
@@ -102,54 +105,49 @@ function payloadOf(
               ...(t.admission_wait_since ? { waiting_for_slot_since: t.admission_wait_since } : {}),
               ...(t.status === "pending" && t.retry_at ? { next_try_at: t.retry_at } : {}),
             })),
-          note: "resmon is working; poll with scan_continue and no artifact (scan_result reads without waiting).",
+          ...(retry ? { retry } : {}),
+          note: retry?.sends_at
+            ? `The round's retrievals are sent again at ${retry.sends_at} (retry ${retry.attempt} of ${retry.of}); poll with scan_continue and no artifact.`
+            : "resmon is working; poll with scan_continue and no artifact (scan_result reads without waiting).",
         },
       };
+    }
     case "round_failed":
       return {
         next: "retry_start",
         payload: {
           round: step.round,
-          failed: state.tasks
-            .filter((t) => t.round === step.round)
-            .map((t) => ({
-              query_id: t.query_id,
-              via: t.via,
-              execution_id: t.execution_id,
-              error: t.error ?? null,
-            })),
-          note: "No retrieval of this round finished. Send the same scan_start again: only the unfinished ones are resubmitted.",
+          failed: failedOf(state, step.round),
+          retry: retryOffer(state, step.round),
+          ...(step.round === 0 ? { options: stopOptions(state, true) } : {}),
+          note: "No retrieval of this round finished. Send the same scan_start again: only the unfinished ones are sent again, once, after retry.wait_s.",
         },
       };
-    case "nothing_found": {
-      const risky = atRisk(tallySources(state.tasks, state.inputs.sources));
+    case "nothing_found":
       return {
         next: "retry_start",
         payload: {
           round: step.round,
-          found_nothing: `This scan found nothing: every sweep returned 0 papers and resmon recorded no source as answering (${riskWords(risky)}). That is not evidence that there are no papers.`,
-          sources_not_answered: risky.map((t) => ({
-            source: t.source,
-            sweeps: t.sweeps,
-            non_answer: t.non_answer,
-            unknown: t.unknown,
-            not_reported: t.not_reported,
-            labels: t.labels,
-            zero_reasons: t.zero_reasons,
-            notes: t.notes,
-          })),
-          sweeps: state.tasks
-            .filter((t) => t.round === step.round && t.via === "sweep")
-            .map((t) => ({
-              query_id: t.query_id,
-              execution_id: t.execution_id,
-              coverage: t.coverage?.reported === false ? "not_reported" : (t.coverage?.summary ?? null),
-            })),
-          options: NOTHING_FOUND_OPTIONS,
-          note: "Nothing goes on to screening or ranking from this round. Choose one of options; scan_start again with the same arguments sends the sweeps again.",
+          found_nothing: `This scan found nothing: every sweep returned 0 papers and resmon recorded no source as answering (${riskWords(atRisk(tallySources(state.tasks, state.inputs.sources)))}). That is not evidence that there are no papers.`,
+          ...nothingAnswered(state, step.round),
+          retry: retryOffer(state, step.round),
+          options: stopOptions(state, true),
+          note: "Nothing goes on to screening or ranking from this round. Send the same scan_start again to send its sweeps once more (after retry.wait_s), or take another of options.",
         },
       };
-    }
+    case "stopped":
+      return {
+        next: "choose_option",
+        payload: {
+          round: step.round,
+          stopped: stoppedWords(state, step.why),
+          ...(step.why === "failed"
+            ? { failed: failedOf(state, step.round) }
+            : nothingAnswered(state, step.round)),
+          options: stopOptions(state, false),
+          note: "Take one of options: close needs no one; a new scan needs the person's approval first.",
+        },
+      };
     case "screen": {
       const total = state.batches.length;
       const items = step.batch.doc_ids.map((id) => item(records[id], id, SCREEN_ABSTRACT_CHARS));
@@ -233,20 +231,58 @@ function payloadOf(
   }
 }
 
+/** Each retrieval of the round, with the error that ended it. */
+function failedOf(state: ScanState, round: number) {
+  return state.tasks
+    .filter((t) => t.round === round)
+    .map((t) => ({ query_id: t.query_id, via: t.via, execution_id: t.execution_id, error: t.error ?? null }));
+}
+
+/** The sources resmon did not record as answering, in its words, and each sweep's coverage. */
+function nothingAnswered(state: ScanState, round: number) {
+  const risky = atRisk(tallySources(state.tasks, state.inputs.sources));
+  return {
+    sources_not_answered: risky.map((t) => ({
+      source: t.source,
+      sweeps: t.sweeps,
+      non_answer: t.non_answer,
+      unknown: t.unknown,
+      not_reported: t.not_reported,
+      labels: t.labels,
+      zero_reasons: t.zero_reasons,
+      notes: t.notes,
+    })),
+    sweeps: state.tasks
+      .filter((t) => t.round === round && t.via === "sweep")
+      .map((t) => ({
+        query_id: t.query_id,
+        execution_id: t.execution_id,
+        coverage: t.coverage?.reported === false ? "not_reported" : (t.coverage?.summary ?? null),
+      })),
+  };
+}
+
 /** Why a scan has no paper to rank, in a sentence: no candidates (and which sources did not answer), or none scored 2+. */
 export function nothingToRank(state: ScanState): string {
   const risky = atRisk(tallySources(state.tasks, state.inputs.sources));
+  const sweeps = state.tasks.filter((t) => t.via === "sweep" && t.status === "done");
   const sources = risky.length
     ? ` Sources resmon did not record as answering: ${riskWords(risky)}.`
-    : state.tasks.some((t) => t.via === "sweep")
-      ? " Every source answered every sweep, by resmon's record."
+    : sweeps.length
+      ? ` ${allAnsweredWords(sweeps.map((t) => t.doc_ids?.length ?? 0))}`
       : "";
   if (state.candidates.length === 0) {
     const rows = state.tasks.reduce((n, t) => n + (t.doc_ids?.length ?? 0), 0);
+    const n = state.tasks.length;
+    const failed = state.tasks.filter((t) => t.status !== "done").length;
     const what =
-      rows === 0
-        ? `every one of its ${state.tasks.length} retrievals returned 0 papers`
-        : `its retrievals returned ${rows} rows, none within the window and must_not filters`;
+      rows > 0
+        ? `its retrievals returned ${rows} rows, none within the window and must_not filters`
+        : failed === n
+          ? `none of its ${n} retrievals finished`
+          : failed > 0
+            ? `${failed} of its ${n} retrievals did not finish and the rest returned 0 papers`
+            : `every one of its ${n} retrievals returned 0 papers`;
     return `This scan found nothing: ${what}.${sources}`;
   }
   return `This scan found nothing to rank: none of the ${state.candidates.length} screened candidates scored 2 or more.${sources}`;

@@ -1,5 +1,5 @@
 /** evidence.md: evidence.json said for a person to read. */
-import { type CoverageSummary, outcomeWords } from "./coverage.js";
+import { allAnsweredWords, type CoverageSummary, outcomeWords } from "./coverage.js";
 import type { Evidence } from "./evidence-json.js";
 
 function line(value: unknown): string {
@@ -85,7 +85,7 @@ function coverageSection(e: Evidence): string[] {
       if (t.notes.length) out.push(`  - resmon's note: ${quoted(t.notes)}`);
     }
   } else if (cov.every_source_answered)
-    out.push("", "Every source answered every sweep, by resmon's record.");
+    out.push("", allAnsweredWords(cov.sweeps.filter((s) => s.status === "done").map((s) => s.papers)));
   out.push("", "### Sweeps", "");
   for (const s of cov.sweeps) {
     const where = `${s.query_id} (round ${s.round}, execution ${line(s.execution_id)}, ${s.status})`;

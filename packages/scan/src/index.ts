@@ -17,3 +17,4 @@ export {
   MAX_EVIDENCE_BYTES,
 } from "./evidence.js";
 export type { OnProgress, ScanProgress } from "./progress.js";
+export { DEFAULT_RETRY_WAIT_MS } from "./stop.js";

@@ -9,20 +9,39 @@ import { similarTo } from "./resmon.js";
 import { retrievalPass } from "./retrieval.js";
 import { buildShortlist, scoresById, shortlistPages } from "./shortlist.js";
 import type { Batch, Candidate, ScanState } from "./state.js";
-import { nextStep } from "./steps.js";
+import { nextStep, retriesLeft } from "./steps.js";
+import { retryOffer, stopOptions } from "./stop.js";
 
-/** No retrieval of the round finished: the caller sends the same scan_start again. */
+/**
+ * No retrieval of the round finished: the caller sends the same scan_start again while a retry is
+ * left, else chooses among the options (the round is not sent again).
+ */
 export function roundFailedError(state: ScanState): ToolError {
-  const round = state.tasks.filter((t) => t.round === state.retrieving);
+  const at = state.retrieving ?? 0;
+  const round = state.tasks.filter((t) => t.round === at);
+  const retry = retriesLeft(state, at) > 0;
   return new ToolError(
     "upstream_error",
-    "No retrieval of this round finished; send the same scan_start again.",
+    retry
+      ? "No retrieval of this round finished; send the same scan_start again: they are sent once more, after detail.retry.wait_s."
+      : "No retrieval of this round finished, the first time or on its retry; it is not sent again: take one of detail.options.",
     {
       stage: "retrieve",
-      next_action: "retry_start",
+      next_action: retry ? "retry_start" : "choose_option",
       failed: round.map((t) => ({ query_id: t.query_id, via: t.via, error: t.error ?? null })),
+      ...(retry ? { retry: retryOffer(state, at) } : {}),
+      ...(at === 0 ? { options: stopOptions(state, retry) } : {}),
     },
   );
+}
+
+/** A gap round that failed again after its retry: the scan goes on without it, and says so. */
+function giveUpRound(call: Call, round: number): void {
+  const state = call.state;
+  state.retrieving = null;
+  state.round_failed = false;
+  state.given_up = [...(state.given_up ?? []), round];
+  call.save();
 }
 
 export function nextActionOf(state: ScanState): NextAction {
@@ -203,13 +222,18 @@ export async function advance(call: Call): Promise<ScanEnvelope> {
           if (decisive.some((t) => t.status === "done")) {
             // Nothing found and no source recorded as answering: not pooled; the next step says so.
             if (step.round === 0 && roundFoundNothing(call.state.tasks, call.state.inputs.sources)) {
+              call.state.retry_wait_ms = call.retryWaitMs;
+              call.save();
               return envelopeOf(call.state, call.records);
             }
             poolRound(call, step.round);
             continue;
           }
           call.state.round_failed = true;
+          call.state.retry_wait_ms = call.retryWaitMs;
           call.save();
+          // A gap round with no retry left is given up on the next step, and the scan goes on.
+          if (nextStep(call.state).kind === "give_up_round") continue;
           throw roundFailedError(call.state);
         }
         const left = call.remainingMs();
@@ -225,6 +249,9 @@ export async function advance(call: Call): Promise<ScanEnvelope> {
         continue;
       case "shortlist":
         makeShortlist(call);
+        continue;
+      case "give_up_round":
+        giveUpRound(call, step.round);
         continue;
       default:
         return envelopeOf(call.state, call.records);

@@ -27,3 +27,8 @@ export const EXPANSION_SEEDS = 5;
 export const EXPANSION_K = 10;
 export const ALTERNATES = 5;
 export const MAX_PER_FIRST_AUTHOR = 2;
+/**
+ * How often a round that failed, or found nothing with no source answering, is sent again: once, so a
+ * scan that follows next_action sends resmon at most two rounds of sweeps for one plan.
+ */
+export const MAX_ROUND_RETRIES = 1;

@@ -293,7 +293,10 @@ function isFinal(task: RetrievalTask): boolean {
 export async function retrievalPass(call: Call, round: number): Promise<boolean> {
   call.working({ kind: "retrieve", round });
   const tasks = call.state.tasks.filter((t) => t.round === round);
+  // A retry asked for waits for its time (retry_at) before anything of the round is sent again.
+  const waiting = Boolean(call.state.retry_at && Date.parse(call.state.retry_at) > Date.now());
   for (const task of tasks) {
+    if (waiting && task.status === "pending") continue;
     if (task.via === "corpus") {
       if (task.status === "pending") await searchCorpus(call, task);
       continue;
@@ -313,14 +316,19 @@ export async function retrievalPass(call: Call, round: number): Promise<boolean>
 }
 
 /**
- * After a round in which nothing finished: send again only what did not finish. After a first round
- * that found nothing with no source recorded as answering, its sweeps are sent again too.
+ * The retry of a round in which nothing finished: send again only what did not finish. After a first
+ * round that found nothing with no source recorded as answering, its sweeps are sent again too. The
+ * retry is counted (a round is retried at most MAX_ROUND_RETRIES times) and waits until `at`.
  */
-export function resubmitUnfinished(state: ScanState): void {
-  const again = state.retrieving === 0 && roundFoundNothing(state.tasks, state.inputs.sources);
+export function resubmitUnfinished(state: ScanState, at: Date): void {
+  const round = state.retrieving;
+  if (round === null) return;
+  const again = round === 0 && roundFoundNothing(state.tasks, state.inputs.sources);
   for (const t of state.tasks) {
-    if (t.round !== state.retrieving) continue;
+    if (t.round !== round) continue;
     if (t.status === "failed" || (again && t.via === "sweep")) resetTask(t);
   }
   state.round_failed = false;
+  state.retries = { ...state.retries, [String(round)]: (state.retries?.[String(round)] ?? 0) + 1 };
+  state.retry_at = at.toISOString();
 }

@@ -155,6 +155,14 @@ export interface ScanState {
   retrieving: number | null;
   /** The round retrieved and found nothing at all (every task failed): start must be sent again. */
   round_failed: boolean;
+  /** Per round, how often its retrievals were sent again after it failed or found nothing (at most MAX_ROUND_RETRIES). */
+  retries?: Record<string, number>;
+  /** A retry's retrievals are sent no sooner than this (the retry wait after it was asked for). */
+  retry_at?: string | null;
+  /** The wait a retry of this scan takes (the engine's retryWaitMs when the round stopped), for the offer's words. */
+  retry_wait_ms?: number;
+  /** Gap rounds given up after their retry failed too: the scan went on without them. */
+  given_up?: number[];
   candidates: Candidate[];
   batches: Batch[];
   expansion: ExpansionState | null;

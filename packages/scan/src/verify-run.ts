@@ -91,6 +91,7 @@ function notServed(state: ScanState): string[] {
  */
 export function closeFoundNothing(state: ScanState): void {
   state.retrieving = null;
+  state.round_failed = false;
   state.expansion = { seeds: [], added: [], empty: [], failed: [] };
   state.gap = {
     needed: false,

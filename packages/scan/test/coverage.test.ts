@@ -145,8 +145,9 @@ describe("a whole scan ends with evidence naming every source resmon did not rec
     const engine = r.engine();
     const seen = await driveToEnd(engine, await engine.start(startArgs({ sources: SOURCES })));
     const verify = seen.find((e) => e.next_action === "verify_ranked") as ScanEnvelope;
-    expect(String(verify.payload.found_nothing)).toMatch(
-      /^This scan found nothing: every one of its 6 retrievals returned 0 papers\. Every source answered every sweep/,
+    // Every source answered, and every answer was empty: said as both, never as "answered" alone.
+    expect(String(verify.payload.found_nothing)).toBe(
+      "This scan found nothing: every one of its 6 retrievals returned 0 papers. Every source answered every sweep, by resmon's record, and every sweep returned 0 papers: the sources answered that they have none, which is not a silent source.",
     );
     const end = seen.at(-1) as ScanEnvelope;
     expect(Object.keys(end.payload)[0]).toBe("found_nothing");
@@ -181,9 +182,20 @@ describe("a first round that found nothing, with no source answering", () => {
       ["arxiv", 6, ["zero, reason not recorded"]],
       ["openalex", 6, ["zero, reason not recorded"]],
     ]);
-    expect((env.payload.options as string[]).join(" ")).toMatch(
-      /later.*list_sources.*retrieval: "corpus".*scan_verify/is,
-    );
+    expect((env.payload.options as Row[]).map((o) => [o.option, o.tool, o.needs_person])).toEqual([
+      ["retry", "scan_start", false],
+      ["close", "scan_verify", false],
+      ["other_sources", "scan_start", true],
+      ["corpus", "scan_start", true],
+      ["later", "scan_start", true],
+    ]);
+    // The retry on offer says how often, how long it waits, and why it may not help here.
+    expect(env.payload.retry).toEqual({
+      retries_left: 1,
+      of: 1,
+      wait_s: 0,
+      why: "resmon did not record why arxiv, openalex returned nothing; a retry helps only if that cause has passed.",
+    });
     expect(env.progress.coverage_risk).toBe(2);
     // A poll and scan_result say the same, and never reach screening.
     const engine = r.engine();
@@ -203,6 +215,54 @@ describe("a first round that found nothing, with no source answering", () => {
     expect(r.sweepPosts() - before).toBe(6);
     expect((seen.at(-1) as ScanEnvelope).next_action).toBe("screen_candidates");
     expect((seen.at(-1) as ScanEnvelope).progress.coverage_risk).toBe(0);
+  });
+
+  it("found nothing again on its one retry: choose_option, and nothing is sent again however often scan_start comes", async () => {
+    const { args } = await nothingFound();
+    const engine = r.engine();
+    let env = await engine.start(args);
+    while (env.next_action === "await_retrieval") env = await engine.continue({ scan_id: args.scan_id });
+    expect(r.sweepPosts()).toBe(12);
+    expect(env).toMatchObject({ phase: "retrieve", next_action: "choose_option" });
+    expect(String(env.payload.stopped)).toMatch(
+      /^This scan stopped: the first round's sweeps were sent twice \(once and one retry\) and every one returned 0 papers/,
+    );
+    expect((env.payload.options as Row[]).map((o) => o.option)).toEqual([
+      "close",
+      "other_sources",
+      "corpus",
+      "later",
+    ]);
+    expect((env.payload.options as Row[])[0]).toMatchObject({
+      tool: "scan_verify",
+      arguments: { scan_id: args.scan_id },
+    });
+    for (const again of [await engine.start(args), await engine.continue({ scan_id: args.scan_id })])
+      expect(again.next_action).toBe("choose_option");
+    expect((await engine.result({ scan_id: args.scan_id })).next_action).toBe("choose_option");
+    expect(r.sweepPosts()).toBe(12);
+    const closed = await engine.verify({ scan_id: args.scan_id });
+    expect(closed.next_action).toBe("complete");
+    expect(String(closed.payload.found_nothing)).toMatch(
+      /^This scan found nothing: every one of its 6 retrievals returned 0 papers\. Sources resmon did not record as answering/,
+    );
+  });
+
+  it("the retry waits its time: sent no sooner than retry.wait_s after it was asked for, and says when", async () => {
+    const { args } = await nothingFound();
+    const engine = r.engine({ retryWaitMs: 1_500, waitMs: 200 });
+    const before = r.sweepPosts();
+    const asked = Date.now();
+    const first = await engine.start(args);
+    expect(first.next_action).toBe("await_retrieval");
+    expect(first.payload.retry).toMatchObject({ attempt: 1, of: 1 });
+    expect(Date.parse(String((first.payload.retry as Row).sends_at))).toBeGreaterThanOrEqual(asked + 1_400);
+    expect(String(first.payload.note)).toMatch(/^The round's retrievals are sent again at /);
+    expect(r.sweepPosts()).toBe(before);
+    let env = first;
+    while (env.next_action === "await_retrieval") env = await engine.continue({ scan_id: args.scan_id });
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(1_400);
+    expect(r.sweepPosts() - before).toBe(6);
   });
 
   it("scan_verify closes it with evidence that names every source and says it found nothing first", async () => {

@@ -6,7 +6,7 @@ import { type ScanEnvelope, ToolError } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ScanState } from "../src/state.js";
 import { type Rig, rig } from "./helpers/backend.js";
-import { driveToEnd } from "./helpers/model.js";
+import { driveToEnd, scoreBatch } from "./helpers/model.js";
 import { startArgs } from "./helpers/plan.js";
 import { deadPid, lockBody } from "./helpers/process.js";
 
@@ -55,6 +55,62 @@ describe("retry and recovery", () => {
     const retried = await engine.start(args);
     expect(retried.next_action).toBe("screen_candidates");
     expect(r.sweepPosts()).toBe(6);
+  });
+
+  it("a round that fails again on its one retry stops: choose_option with the options, nothing sent a third time", async () => {
+    const engine = r.engine();
+    const args = startArgs();
+    r.kit.setFault("/api/search/sweep", { kind: "status", status: 503 });
+    const first = (await engine.start(args).catch((e: unknown) => e)) as ToolError;
+    expect(first.detail).toMatchObject({ next_action: "retry_start", retry: { retries_left: 1, of: 1 } });
+    const again = (await engine.start(args).catch((e: unknown) => e)) as ToolError;
+    expect(again).toBeInstanceOf(ToolError);
+    expect(again.code).toBe("upstream_error");
+    expect(again.message).toMatch(/it is not sent again: take one of detail\.options/);
+    expect(again.detail).toMatchObject({ stage: "retrieve", next_action: "choose_option" });
+    expect((again.detail.options as { option: string }[]).map((o) => o.option)).toEqual([
+      "close",
+      "other_sources",
+      "corpus",
+      "later",
+    ]);
+    const attempts = r.kit.requests.filter((q) => q.route === "/api/search/sweep").length;
+    // Stopped: the same start, a poll and scan_result all answer the options, and nothing is sent.
+    for (const env of [
+      await engine.start(args),
+      await engine.continue({ scan_id: args.scan_id }),
+      await engine.result({ scan_id: args.scan_id }),
+    ]) {
+      expect(env.next_action).toBe("choose_option");
+      expect(String(env.payload.stopped)).toMatch(/none finished either time/);
+    }
+    expect(r.kit.requests.filter((q) => q.route === "/api/search/sweep").length).toBe(attempts);
+    const closed = await engine.verify({ scan_id: args.scan_id });
+    expect(String(closed.payload.found_nothing)).toBe(
+      "This scan found nothing: none of its 6 retrievals finished.",
+    );
+  });
+
+  it("a gap round that fails again on its retry is given up: the scan goes on to ranking and says so", async () => {
+    const engine = r.engine();
+    const args = startArgs({ force_gap_round: true });
+    let env = await engine.start(args);
+    while (env.next_action !== "write_gap_queries") {
+      const items =
+        (env.payload.batch as { items?: Parameters<typeof scoreBatch>[0] } | undefined)?.items ?? [];
+      env =
+        env.next_action === "screen_candidates"
+          ? await engine.continue({ scan_id: args.scan_id, screen_scores: scoreBatch(items) })
+          : await engine.continue({ scan_id: args.scan_id });
+    }
+    r.kit.setFault("/api/search/sweep", { kind: "status", status: 503 });
+    const gap = { scan_id: args.scan_id, gap_queries: [{ text: "protein misfolding", criterion: "C1" }] };
+    const failed = (await engine.continue(gap).catch((e: unknown) => e)) as ToolError;
+    expect(failed.detail).toMatchObject({ next_action: "retry_start" });
+    expect(failed.detail.options).toBeUndefined();
+    env = await engine.start(args);
+    expect(env.next_action).toBe("rank_shortlist");
+    expect(stateOf(args.scan_id).given_up).toEqual([1]);
   });
 
   it("a retry after a failed round with retrieval both resubmits only the sweeps, not the finished corpus searches", async () => {

@@ -5,6 +5,15 @@ export type { DeclaredRoute } from "./declared.js";
 export { cleanEnv, serverEnv } from "./env.js";
 export type { Fault } from "./faults.js";
 export {
+  followInstructions,
+  type InstructedOptions,
+  type InstructedResult,
+  type LearnedStep,
+  type ListedTool,
+  learnSteps,
+  type ScanOption,
+} from "./instructed-scan.js";
+export {
   FACTS,
   type Fact,
   type Line,

@@ -148,6 +148,18 @@ export async function followScan(
       case "verify_ranked":
         envelope = await send("scan_verify", { scan_id: scanId });
         break;
+      case "choose_option": {
+        // A stopped scan: the first option that needs no person (closing it), as a harness alone would.
+        const options = ((envelope.payload as { options?: unknown } | undefined)?.options ?? []) as {
+          tool: string;
+          arguments: Record<string, unknown> | null;
+          needs_person?: boolean;
+        }[];
+        const pick = options.find((o) => o.needs_person !== true && o.arguments);
+        if (!pick?.arguments) throw new Error("choose_option with no option a harness may take alone");
+        envelope = await send(pick.tool, pick.arguments);
+        break;
+      }
       case "complete":
         return { calls, final: await send("scan_result", { scan_id: scanId }) };
       default:

@@ -61,7 +61,8 @@ export async function rig(seed: "demo" | "small" = "demo", as?: string): Promise
     connect,
     backend,
     dataDir,
-    engine: (opts = {}) => createScanEngine({ backend, dataDir, waitMs: 8000, pollMs: 20, ...opts }),
+    engine: (opts = {}) =>
+      createScanEngine({ backend, dataDir, waitMs: 8000, pollMs: 20, retryWaitMs: 50, ...opts }),
     sweepPosts: () =>
       kit.requests.filter((q) => q.method === "POST" && q.route === "/api/search/sweep" && q.status === 200)
         .length,
