@@ -185,7 +185,7 @@ describe.skipIf(!existsSync(SERVER_CLI))(`broken protocol (scale ${SCALE}, seed 
         return problem ?? stillServing(s, nextId("after-notrpc"));
       }),
     );
-    it.for(["foo/bar", "resources/list", "prompts/list", "tools/delete", "", "rpc.discover"])(
+    it.for(["foo/bar", "resources/subscribe", "prompts/delete", "tools/delete", "", "rpc.discover"])(
       "unknown method %j draws an error",
       (method) =>
         onSession(async () => {
