@@ -27,7 +27,7 @@ import { kitFor, tempDir } from "../../src/reliability/context.js";
 import { type Behaviour, HostileBackend, writeAtomic } from "../../src/reliability/hostile.js";
 import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
 import { callTool, describe as describeOutcome, type Outcome } from "../../src/reliability/outcome.js";
-import { connectClient, currentServerFile, newFindings, SERVER_CLI } from "../../src/reliability/proc.js";
+import { connectClient, currentServerFile, newFindings, probed, SERVER_CLI } from "../../src/reliability/proc.js";
 import { holds, note } from "../../src/reliability/record.js";
 import { FAST, SEED, scaled, testTimeout } from "../../src/reliability/scale.js";
 
@@ -421,6 +421,9 @@ describe.skipIf(!existsSync(SERVER_CLI) || process.platform !== "linux")("hostil
       await client.listTools();
       // The first call discovers (and the file is rewritten under it); the echoes are set once the token is seen.
       const first = await callTool(client, "list_routines", {}, BOUND_MS + 10_000);
+      // The start-up probe's own GET /api/health follows the warm-up call, and may come after this
+      // first call: wait for its line, or the echoing health answer below is the probe's.
+      await probed(proc);
       hostile.onRequest = null;
       expect([...hostile.tokensSeen].length, "tokens the backend received").toBeGreaterThan(0);
       hostile.set([
