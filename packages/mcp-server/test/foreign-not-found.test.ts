@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mapApiError } from "../src/backend/adapter.js";
+import { mapApiError } from "../src/backend/http-errors.js";
 
 /**
  * Found by `pnpm reliability`: when another program took resmon's port while this server held a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mapApiError } from "../src/backend/adapter.js";
+import { mapApiError } from "../src/backend/http-errors.js";
 
 /** Found by `pnpm reliability`: a 50 KB+ list_watch_profiles `kind` rides in the URL and resmon's HTTP server answers 431. */
 describe("a request too large for resmon's HTTP server", () => {
