@@ -6,6 +6,8 @@ export interface Reply {
   body: unknown;
   contentType?: string;
   headers?: Record<string, string>;
+  /** A body written as it is produced (resmon's event streams), in place of `body`; no Content-Length. */
+  stream?: AsyncIterable<string>;
 }
 
 export type Query = Record<string, string | string[]>;

@@ -142,7 +142,24 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
+/** A streamed reply: each chunk written as it comes, until it ends or the connection goes. */
+async function sendStream(res: ServerResponse, reply: Reply, stream: AsyncIterable<string>): Promise<void> {
+  res.writeHead(reply.status, {
+    "content-type": reply.contentType ?? "application/octet-stream",
+    ...(reply.headers ?? {}),
+  });
+  for await (const chunk of stream) {
+    if (res.destroyed) return;
+    res.write(chunk);
+  }
+  res.end();
+}
+
 function send(res: ServerResponse, reply: Reply): void {
+  if (reply.stream) {
+    sendStream(res, reply, reply.stream).catch(() => res.destroy());
+    return;
+  }
   const text = typeof reply.body === "string" && reply.contentType ? reply.body : JSON.stringify(reply.body);
   const headers: Record<string, string> = {
     "content-type": reply.contentType ?? "application/json",

@@ -1,12 +1,14 @@
 /**
  * Routes no tool reaches, served so the api-client's examples run against the stand-in: the
- * reading queue's list and a run's progress events. Shapes follow resmon: the queue page is
- * reading_queue.list_entries (2.3), the events are the sweep engine's (execution_start, stage,
- * repo_start, repo_done, complete), read from the run's state at the moment of the request.
+ * reading queue's list and a run's progress events, as a list and as resmon's Server-Sent Events
+ * stream. Shapes follow resmon: the queue page is reading_queue.list_entries (2.3), the events are
+ * the sweep engine's (execution_start, stage, repo_start, repo_done, complete), read from the run's
+ * state at the moment of the request.
  */
 import type { Backend } from "../backend.js";
 import type { Execution, JsonObject } from "../model.js";
 import { type Ctx, detail, type Handler, intParam, isReply, ok, queryValue, type Reply } from "../reply.js";
+import { pyJson } from "../views.js";
 
 const STATUSES = ["to_read", "read"] as const;
 const MAX_PAGE_SIZE = 200;
@@ -160,8 +162,56 @@ export function progressEvents(ctx: Ctx): Reply {
   };
 }
 
+/** How often resmon's stream looks again at a running run, and writes its heartbeat (resmon.py: 0.3 s). */
+const STREAM_POLL_MS = 300;
+
+/** One event as resmon's stream frames it: its index as the id, `event: progress`, json.dumps data. */
+function sseFrame(index: number, event: JsonObject): string {
+  return `id: ${index}\nevent: progress\ndata: ${pyJson(event)}\n\n`;
+}
+
+const pause = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref?.();
+  });
+
+/**
+ * resmon's `stream_progress` (resmon.py at b91975a, which 2.3 still serves): the run's events from
+ * index `last_event_id` on; a finished run's as one batch, then the end; a running run's as they
+ * come, each pass followed by a `: heartbeat` comment, until the run ends.
+ */
+export function progressStream(ctx: Ctx): Reply {
+  const id = intParam(ctx.params.exec_id, "exec_id", "path");
+  if (isReply(id)) return id;
+  const from = intParam(queryValue(ctx.query, "last_event_id"), "last_event_id", "query");
+  if (isReply(from)) return from;
+  const backend = ctx.backend;
+  if (id === undefined || !backend.store.executions.get(id)) return detail(404, "Execution not found");
+  const execId: number = id;
+  const start: number = from ?? 0;
+  async function* frames(): AsyncGenerator<string> {
+    let cursor = start;
+    for (;;) {
+      const run = backend.store.executions.get(execId);
+      const events = run ? eventsOf(run) : [];
+      for (; cursor < events.length; cursor += 1) yield sseFrame(cursor, events[cursor] as JsonObject);
+      if (run?.status !== "running") return;
+      yield ": heartbeat\n\n";
+      await pause(STREAM_POLL_MS);
+    }
+  }
+  return {
+    status: 200,
+    body: null,
+    contentType: "text/event-stream; charset=utf-8",
+    headers: { "cache-control": "no-cache", connection: "keep-alive", "x-accel-buffering": "no" },
+    stream: frames(),
+  };
+}
+
 /** The routes by `METHOD path`; what resmon declares for them comes from the API description. */
 export const BEYOND_TOOLS: Readonly<Record<string, Handler>> = {
   "GET /api/reading-queue": listReadingQueue,
   "GET /api/executions/{exec_id}/progress/events": progressEvents,
+  "GET /api/executions/{exec_id}/progress/stream": progressStream,
 };
