@@ -48,6 +48,31 @@ export type RequestInitOf<P extends keyof paths, M extends HttpVerb> = MaybeOpti
 type InitArgs<I> = undefined extends I ? [init?: I] : [init: I];
 export type MethodName = Uppercase<HttpVerb>;
 const METHODS: readonly string[] = ["GET", "POST", "PUT", "DELETE", "PATCH"];
+/**
+ * The path parameter: the path itself when resmon serves it with this method, else the list of those
+ * it does. Inferred from the argument unconstrained, so a path resmon does not serve is refused by
+ * name ("Argument of type '"/api/routinez"' is not assignable …") instead of as a missing argument
+ * (TS2554, which a constrained type parameter gave, since its init then became required). Not
+ * distributed over a union, so a union of paths (or `never`) is taken whole, as before.
+ */
+export type ServedPath<P extends string, M extends HttpVerb> = [P] extends [PathsWith<M>] ? P : PathsWith<M>;
+/**
+ * The init arguments of a served path; for any other path (or a path cast to `never`), whatever was
+ * passed: the path is the error.
+ */
+type ArgsOf<P extends string, M extends HttpVerb> = [P] extends [never]
+  ? [init?: unknown]
+  : [P] extends [PathsWith<M>]
+    ? InitArgs<RequestInitOf<P, M>>
+    : [init?: unknown];
+type StreamArgsOf<P extends string, M extends HttpVerb> = [P] extends [never]
+  ? [init?: unknown]
+  : [P] extends [PathsWith<M>]
+    ? InitArgs<StreamInitOf<P, M>>
+    : [init?: unknown];
+type AnswerOf<P extends string, M extends HttpVerb> = ApiResult<
+  [P] extends [PathsWith<M>] ? ResponseBodyOf<P & PathsWith<M>, M> : never
+>;
 
 /**
  * A streamed answer: `body` yields the bytes as they arrive, never held whole (an export, a backup,
@@ -77,35 +102,29 @@ export interface ResmonClient {
   /** "http://127.0.0.1:<port>", always. */
   readonly baseUrl: string;
   readonly port: number;
-  GET<P extends PathsWith<"get">>(
-    path: P,
-    ...init: InitArgs<RequestInitOf<P, "get">>
-  ): Promise<ApiResult<ResponseBodyOf<P, "get">>>;
-  POST<P extends PathsWith<"post">>(
-    path: P,
-    ...init: InitArgs<RequestInitOf<P, "post">>
-  ): Promise<ApiResult<ResponseBodyOf<P, "post">>>;
-  PUT<P extends PathsWith<"put">>(
-    path: P,
-    ...init: InitArgs<RequestInitOf<P, "put">>
-  ): Promise<ApiResult<ResponseBodyOf<P, "put">>>;
-  DELETE<P extends PathsWith<"delete">>(
-    path: P,
-    ...init: InitArgs<RequestInitOf<P, "delete">>
-  ): Promise<ApiResult<ResponseBodyOf<P, "delete">>>;
-  PATCH<P extends PathsWith<"patch">>(
-    path: P,
-    ...init: InitArgs<RequestInitOf<P, "patch">>
-  ): Promise<ApiResult<ResponseBodyOf<P, "patch">>>;
+  GET<P extends string>(path: ServedPath<P, "get">, ...init: ArgsOf<P, "get">): Promise<AnswerOf<P, "get">>;
+  POST<P extends string>(
+    path: ServedPath<P, "post">,
+    ...init: ArgsOf<P, "post">
+  ): Promise<AnswerOf<P, "post">>;
+  PUT<P extends string>(path: ServedPath<P, "put">, ...init: ArgsOf<P, "put">): Promise<AnswerOf<P, "put">>;
+  DELETE<P extends string>(
+    path: ServedPath<P, "delete">,
+    ...init: ArgsOf<P, "delete">
+  ): Promise<AnswerOf<P, "delete">>;
+  PATCH<P extends string>(
+    path: ServedPath<P, "patch">,
+    ...init: ArgsOf<P, "patch">
+  ): Promise<AnswerOf<P, "patch">>;
   /**
    * The same request as `GET`/`POST`/…, its 2xx body streamed to the caller instead of parsed
    * (for BibTeX/RIS/CSV exports, backups, library files, the progress stream). A non-2xx answer is
    * the usual `{ ok: false, error }`.
    */
-  stream<M extends MethodName, P extends PathsWith<Lowercase<M>>>(
+  stream<M extends MethodName, P extends string>(
     method: M,
-    path: P,
-    ...init: InitArgs<StreamInitOf<P, Lowercase<M>>>
+    path: ServedPath<P, Lowercase<M>>,
+    ...init: StreamArgsOf<P, Lowercase<M>>
   ): Promise<StreamResult>;
   /** resmon's own OpenAPI document (`GET /openapi.json`, which FastAPI serves): its route list, untyped. */
   openApiDocument(): Promise<ApiResult<unknown>>;
@@ -247,6 +266,14 @@ async function* scrubbed(
 }
 
 /**
+ * A verb's init as `send` takes it. The verbs' types accept any init once the path itself is the
+ * error (so tsc names the path, not a missing argument); for a served path it is the route's own.
+ */
+function initOf(init: readonly unknown[]): (RequestParts & StreamOptions) | undefined {
+  return init[0] as (RequestParts & StreamOptions) | undefined;
+}
+
+/**
  * The client as a caller holds it: each verb typed by the generated paths, every request bounded
  * by `limitMs`. The one cast per verb only names the body type of the route asked for; `send`
  * parsed it as JSON (or text) without knowing the route.
@@ -257,23 +284,23 @@ function clientView(core: ClientCore, limitMs: number, view: ViewOptions): Resmo
   return {
     baseUrl: core.baseUrl,
     port: core.port,
-    GET: <P extends PathsWith<"get">>(path: P, ...init: InitArgs<RequestInitOf<P, "get">>) =>
-      go("GET", path, init[0]) as Promise<ApiResult<ResponseBodyOf<P, "get">>>,
-    POST: <P extends PathsWith<"post">>(path: P, ...init: InitArgs<RequestInitOf<P, "post">>) =>
-      go("POST", path, init[0]) as Promise<ApiResult<ResponseBodyOf<P, "post">>>,
-    PUT: <P extends PathsWith<"put">>(path: P, ...init: InitArgs<RequestInitOf<P, "put">>) =>
-      go("PUT", path, init[0]) as Promise<ApiResult<ResponseBodyOf<P, "put">>>,
-    DELETE: <P extends PathsWith<"delete">>(path: P, ...init: InitArgs<RequestInitOf<P, "delete">>) =>
-      go("DELETE", path, init[0]) as Promise<ApiResult<ResponseBodyOf<P, "delete">>>,
-    PATCH: <P extends PathsWith<"patch">>(path: P, ...init: InitArgs<RequestInitOf<P, "patch">>) =>
-      go("PATCH", path, init[0]) as Promise<ApiResult<ResponseBodyOf<P, "patch">>>,
-    stream: <M extends MethodName, P extends PathsWith<Lowercase<M>>>(
+    GET: <P extends string>(path: ServedPath<P, "get">, ...init: ArgsOf<P, "get">) =>
+      go("GET", path, initOf(init)) as Promise<AnswerOf<P, "get">>,
+    POST: <P extends string>(path: ServedPath<P, "post">, ...init: ArgsOf<P, "post">) =>
+      go("POST", path, initOf(init)) as Promise<AnswerOf<P, "post">>,
+    PUT: <P extends string>(path: ServedPath<P, "put">, ...init: ArgsOf<P, "put">) =>
+      go("PUT", path, initOf(init)) as Promise<AnswerOf<P, "put">>,
+    DELETE: <P extends string>(path: ServedPath<P, "delete">, ...init: ArgsOf<P, "delete">) =>
+      go("DELETE", path, initOf(init)) as Promise<AnswerOf<P, "delete">>,
+    PATCH: <P extends string>(path: ServedPath<P, "patch">, ...init: ArgsOf<P, "patch">) =>
+      go("PATCH", path, initOf(init)) as Promise<AnswerOf<P, "patch">>,
+    stream: <M extends MethodName, P extends string>(
       method: M,
-      path: P,
-      ...init: InitArgs<StreamInitOf<P, Lowercase<M>>>
+      path: ServedPath<P, Lowercase<M>>,
+      ...init: StreamArgsOf<P, Lowercase<M>>
     ) =>
       METHODS.includes(method)
-        ? sendStreamed(core, method, path, init[0], limitMs, view)
+        ? sendStreamed(core, method, path, initOf(init), limitMs, view)
         : Promise.resolve<StreamResult>({
             ok: false,
             error: { kind: "transport", message: `No such method: ${String(method)}.` },

@@ -13,6 +13,7 @@ export {
   type ResmonClient,
   type ResmonClientOptions,
   type ResponseBodyOf,
+  type ServedPath,
   type StreamInitOf,
   type StreamOptions,
   type StreamResult,

@@ -4,7 +4,7 @@
  * nothing with no source answering says so (retry_start with the way on) instead of going to ranking.
  */
 import { readFileSync } from "node:fs";
-import type { ResmonClient } from "@resmon/api-client";
+import type { ApiResult, ResmonClient } from "@resmon/api-client";
 import type { ScanEnvelope } from "@resmon/mcp-contract";
 import type { SourceMode } from "@resmon/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -29,8 +29,10 @@ function withoutCoverage(client: ResmonClient): ResmonClient {
       // The backend bounds each request with within(): the bounded client is stripped the same way.
       if (key === "within") return (ms: number) => withoutCoverage(target.within(ms));
       if (key !== "GET") return Reflect.get(target, key, receiver);
-      return async (...args: Parameters<ResmonClient["GET"]>) => {
-        const res = await target.GET(...args);
+      // Any path, as the backend sends it: the client's own types name served paths one by one.
+      const get = target.GET as unknown as (...args: unknown[]) => Promise<ApiResult<unknown>>;
+      return async (...args: unknown[]) => {
+        const res = await get(...args);
         if (args[0] === "/api/executions/{exec_id}" && res.ok) {
           const { coverage: _c, source_outcomes: _o, ...row } = res.data as Row;
           return { ...res, data: row };
