@@ -91,6 +91,22 @@ export const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
 /** The spec's sentence for a named port that did not answer. */
 export const NOT_RUNNING_MESSAGE = "resmon is not running. Start the resmon app and try again.";
 
+/**
+ * The same refusal worded for whoever holds this client (an app, a script): what discover() does
+ * when nothing names a port. The MCP server answers with the spec's sentence (nothingNamedMessage)
+ * instead, in its own words for a harness.
+ */
+export function nothingNamedForClient(portFile: string): string {
+  return (
+    "No resmon was named, so discover() did not look for one and did not guess. Two things name one: " +
+    `the RESMON_PORT environment variable, and the port file a running resmon writes at ${portFile}. ` +
+    "Neither named a port. Guessing one could reach whichever resmon happens to be listening there -- " +
+    "possibly another installation, over another database. Start resmon and try again; if it is already " +
+    "running, set RESMON_PORT to its port (or pass it in `env`), or point RESMON_PORT_FILE at the port " +
+    "file that instance writes."
+  );
+}
+
 /** The spec's sentence when nothing named a port, with <path> replaced by the port file looked at. */
 export function nothingNamedMessage(portFile: string): string {
   return (
@@ -150,7 +166,7 @@ async function namePort(env: Env, portFile: { path: string; source: PortFileSour
   const read = await readSmallFile(portFile.path);
   if (!read.ok) {
     if (read.problem === "missing") {
-      return { ok: false, kind: "nothing_named", message: nothingNamedMessage(portFile.path) };
+      return { ok: false, kind: "nothing_named", message: nothingNamedForClient(portFile.path) };
     }
     if (read.problem === "unreadable") {
       return {

@@ -39,6 +39,29 @@ export type ApiResult<T> =
   | { ok: true; status: number; data: T; headers: Headers }
   | { ok: false; error: ApiError };
 
+/**
+ * What the holder of this client can do about each of resmon's guard refusals, said after resmon's
+ * own sentence in `error.message` (an app sees resmon's words and then what to do; the MCP server
+ * words its own answer from `reason`).
+ */
+export const GUARD_REMEDIES: Readonly<Record<GuardReason, string>> = {
+  token_missing:
+    "Send resmon's token: discover() reads it from the state directory (api-token-<port>); with createResmonClient, pass it as `token`. If one was passed, something between this client and resmon drops the Authorization header.",
+  token_invalid:
+    "resmon mints a new token each time it starts, so this one is from an earlier run or another instance: call discover() again (it reads the current token), or pass the token from api-token-<port> in the state directory of the resmon on this port.",
+  host_refused:
+    "This client addresses 127.0.0.1 only, so something between it and resmon (a proxy) rewrote the Host header: connect to resmon directly.",
+  origin_refused:
+    "This client sends no Origin header, so something between it and resmon added one: connect to resmon directly.",
+};
+
+/** A busy resmon's 429: when to try again, from its Retry-After. */
+export function retryRemedy(retryAfter: number | undefined): string {
+  return retryAfter === undefined
+    ? "resmon is busy: try again shortly."
+    : `resmon is busy: try again in ${retryAfter} s (its Retry-After).`;
+}
+
 export function isGuardReason(value: unknown): value is GuardReason {
   return typeof value === "string" && (GUARD_REASONS as readonly string[]).includes(value);
 }

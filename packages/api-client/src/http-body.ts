@@ -1,5 +1,5 @@
 /** Turning a buffered HTTP answer into data or a typed error, by status and content-type. */
-import { type ApiError, isGuardReason } from "./errors.js";
+import { type ApiError, GUARD_REMEDIES, isGuardReason, retryRemedy } from "./errors.js";
 
 export interface BufferedReply {
   status: number;
@@ -222,16 +222,23 @@ export function httpErrorFrom(reply: BufferedReply): Extract<ApiError, { kind: "
     detail !== null && typeof detail === "object" && !Array.isArray(detail)
       ? (detail as Record<string, unknown>).reason
       : undefined;
+  const said =
+    messageFromDetail(detail) ??
+    `resmon answered HTTP ${reply.status}${reply.statusText ? ` ${reply.statusText}` : ""}.`;
+  const retryAfter = parseRetryAfter(reply.headers.get("retry-after"));
+  // resmon's own sentence, then what the holder of the client can do about a refusal of resmon's.
+  const remedy = isGuardReason(reasonValue)
+    ? GUARD_REMEDIES[reasonValue]
+    : reply.status === 429
+      ? retryRemedy(retryAfter)
+      : undefined;
   const error: Extract<ApiError, { kind: "http" }> = {
     kind: "http",
     status: reply.status,
-    message:
-      messageFromDetail(detail) ??
-      `resmon answered HTTP ${reply.status}${reply.statusText ? ` ${reply.statusText}` : ""}.`,
+    message: remedy ? `${said.replace(/([^.!?])$/, "$1.")} ${remedy}` : said,
   };
   if (isGuardReason(reasonValue)) error.reason = reasonValue;
   if (detail !== undefined) error.detail = detail;
-  const retryAfter = parseRetryAfter(reply.headers.get("retry-after"));
   if (retryAfter !== undefined) error.retryAfter = retryAfter;
   const resmonHeaders = resmonHeadersOf(reply.headers);
   if (resmonHeaders !== undefined) error.resmonHeaders = resmonHeaders;

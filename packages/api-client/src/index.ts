@@ -26,6 +26,7 @@ export {
   type DiscoveryRefusal,
   discover,
   NOT_RUNNING_MESSAGE,
+  nothingNamedForClient,
   nothingNamedMessage,
   type RefusalKind,
 } from "./discovery.js";
@@ -33,8 +34,10 @@ export {
   type ApiError,
   type ApiResult,
   GUARD_REASONS,
+  GUARD_REMEDIES,
   type GuardReason,
   isGuardReason,
+  retryRemedy,
   scrubText,
   scrubValue,
 } from "./errors.js";

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createResmonClient, type ResmonClient } from "../src/index.js";
+import { createResmonClient, GUARD_REMEDIES, type ResmonClient } from "../src/index.js";
 import { GUARD_SENTENCES, guardPasses } from "./helpers/fake-resmon.js";
 import {
   deadPort,
@@ -116,7 +116,8 @@ describe("guard refusals and HTTP errors come back typed", () => {
         status,
         reason,
         detail: { reason, message: GUARD_SENTENCES[reason] },
-        message: GUARD_SENTENCES[reason],
+        // resmon's sentence, then what the holder of the client can do about it.
+        message: `${GUARD_SENTENCES[reason]} ${GUARD_REMEDIES[reason]}`,
       },
     });
   });
@@ -233,7 +234,7 @@ describe("guard refusals and HTTP errors come back typed", () => {
         status: 429,
         detail: "No admission slot is free.",
         retryAfter: 7,
-        message: "No admission slot is free.",
+        message: "No admission slot is free. resmon is busy: try again in 7 s (its Retry-After).",
       },
     });
   });

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Discovery, type DiscoveryRefusal, discover, nothingNamedMessage } from "../src/index.js";
+import { type Discovery, type DiscoveryRefusal, discover, nothingNamedForClient } from "../src/index.js";
 import { startFakeResmon } from "./helpers/fake-resmon.js";
 import {
   deadPort,
@@ -66,12 +66,12 @@ function refusalOf(found: Discovery): DiscoveryRefusal {
 }
 
 describe("which port is named", () => {
-  it("nothing named: refuses with the spec's sentence naming the default port file, and tries nothing", async () => {
+  it("nothing named: refuses in the client's words (the server says the spec's) naming the default port file, and tries nothing", async () => {
     const refusal = refusalOf(await run({}));
     const portFile = join(defaultState(), "resmon.port");
     expect(refusal).toEqual({
       kind: "nothing_named",
-      message: nothingNamedMessage(portFile),
+      message: nothingNamedForClient(portFile),
       tried: [],
       portFile,
       stateDir: defaultState(),

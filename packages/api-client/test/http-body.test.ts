@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { GUARD_REMEDIES } from "../src/errors.js";
 import { BodyMeter, httpErrorFrom, parseRetryAfter, parseSuccessBody } from "../src/http-body.js";
 
 const reply = (status: number, type: string | null, text: string) => ({
@@ -48,7 +49,7 @@ describe("httpErrorFrom", () => {
   it("takes the guard reason only from an object detail with a known reason", () => {
     expect(
       httpErrorFrom(reply(401, "application/json", '{"detail":{"reason":"token_invalid","message":"m"}}')),
-    ).toMatchObject({ reason: "token_invalid", message: "m" });
+    ).toMatchObject({ reason: "token_invalid", message: `m. ${GUARD_REMEDIES.token_invalid}` });
     expect(
       httpErrorFrom(reply(403, "application/json", '{"detail":{"reason":"other"}}')).reason,
     ).toBeUndefined();

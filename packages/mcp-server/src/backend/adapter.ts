@@ -8,7 +8,14 @@ import {
 import type { RouteRef } from "@resmon/mcp-contract";
 import { backendUnavailable, ToolError } from "../errors.js";
 import { registerSecret } from "../scrub.js";
-import { describeMs, isForeignNotFound, isTokenRefusal, mapApiError, refusalToError } from "./http-errors.js";
+import {
+  describeMs,
+  inTheServersWords,
+  isForeignNotFound,
+  isTokenRefusal,
+  mapApiError,
+  refusalToError,
+} from "./http-errors.js";
 import { notInThisResmon, routesOfOpenapi, type ThisResmon, thisResmon } from "./this-resmon.js";
 
 /**
@@ -141,15 +148,17 @@ export class Backend {
   private async discoverOnce(): Promise<Connection> {
     const discoverFn = this.options.discoverFn ?? discover;
     const { timeoutMs, maxBodyBytes } = this.options;
-    const found = await discoverFn({
-      env: this.options.env,
-      // The probe never outlasts the call's own timeout, so a call that discovers ends within it too.
-      probeTimeoutMs: probeTimeoutFor(timeoutMs),
-      ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
-      // The token the client sends, as read: a second read of the file could find another one.
-      onToken: registerSecret,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    });
+    const found = inTheServersWords(
+      await discoverFn({
+        env: this.options.env,
+        // The probe never outlasts the call's own timeout, so a call that discovers ends within it too.
+        probeTimeoutMs: probeTimeoutFor(timeoutMs),
+        ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
+        // The token the client sends, as read: a second read of the file could find another one.
+        onToken: registerSecret,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      }),
+    );
     if (!found.ok) throw refusalToError(found.refusal);
     const health = found.health;
     const runtimeId = found.identity.ok ? found.identity.identity.runtime_id : null;

@@ -1,4 +1,11 @@
-import { type ApiError, type DiscoveryRefusal, describeBytes, NOT_RUNNING_MESSAGE } from "@resmon/api-client";
+import {
+  type ApiError,
+  type Discovery,
+  type DiscoveryRefusal,
+  describeBytes,
+  NOT_RUNNING_MESSAGE,
+  nothingNamedMessage,
+} from "@resmon/api-client";
 import { backendUnavailable, invalidArgument, ToolError } from "../errors.js";
 import { asRecord } from "../shape/values.js";
 
@@ -17,6 +24,16 @@ export interface SentWith {
 /** "30 seconds" for whole seconds, else "1500 ms": a timeout as it was set. */
 export function describeMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} second${ms === 1000 ? "" : "s"}` : `${ms} ms`;
+}
+
+/**
+ * A discovery as this server says it: the client words its refusals for whoever holds it (an app);
+ * where the spec gives the server a sentence (nothing named: "so this server did not look …"), the
+ * server's answer, doctor and the start-up line say that one.
+ */
+export function inTheServersWords(found: Discovery): Discovery {
+  if (found.ok || found.refusal.kind !== "nothing_named") return found;
+  return { ok: false, refusal: { ...found.refusal, message: nothingNamedMessage(found.refusal.portFile) } };
 }
 
 export function refusalToError(refusal: DiscoveryRefusal): ToolError {

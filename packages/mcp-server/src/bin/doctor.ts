@@ -22,6 +22,7 @@ import {
 } from "@resmon/api-client";
 import { CONTRACT_VERSION } from "@resmon/mcp-contract";
 import { probeTimeoutFor } from "../backend/adapter.js";
+import { inTheServersWords } from "../backend/http-errors.js";
 import { type Config, readConfig, VARIABLES } from "../config.js";
 import { boundEchoes } from "../errors.js";
 import { registerSecret, scrub } from "../scrub.js";
@@ -202,21 +203,23 @@ function healthLines(health: unknown): string[] {
  * Discovery as the server runs it: its probe timeout and body ceiling, so "a harness reaches it" is
  * said only when the server would; the token goes to the scrubber as soon as it is read.
  */
-export function discoverAsTheServer(
+export async function discoverAsTheServer(
   env: Record<string, string | undefined> | undefined,
   more: Omit<DiscoverOptions, "env" | "maxBodyBytes"> = {},
 ): Promise<Discovery> {
   const config = readConfig(env);
-  return discover({
-    probeTimeoutMs: probeTimeoutFor(config.timeoutMs),
-    ...more,
-    env: config.env,
-    ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
-    onToken: (value) => {
-      registerSecret(value);
-      more.onToken?.(value);
-    },
-  });
+  return inTheServersWords(
+    await discover({
+      probeTimeoutMs: probeTimeoutFor(config.timeoutMs),
+      ...more,
+      env: config.env,
+      ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
+      onToken: (value) => {
+        registerSecret(value);
+        more.onToken?.(value);
+      },
+    }),
+  );
 }
 
 export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
