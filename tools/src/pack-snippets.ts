@@ -309,6 +309,7 @@ export async function launchesOf(s: Snippet): Promise<Launch[] | undefined> {
 export const PINNING_DOCS = [
   SERVER_README,
   resolve(REPO_ROOT, "README.md"),
+  resolve(REPO_ROOT, "packages", "api-client", "README.md"),
   resolve(REPO_ROOT, "docs", "embedded-assistant.md"),
   resolve(REPO_ROOT, "docs", "releasing.md"),
 ];
