@@ -27,7 +27,13 @@ import { kitFor, tempDir } from "../../src/reliability/context.js";
 import { type Behaviour, HostileBackend, writeAtomic } from "../../src/reliability/hostile.js";
 import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
 import { callTool, describe as describeOutcome, type Outcome } from "../../src/reliability/outcome.js";
-import { connectClient, currentServerFile, newFindings, probed, SERVER_CLI } from "../../src/reliability/proc.js";
+import {
+  connectClient,
+  currentServerFile,
+  newFindings,
+  probed,
+  SERVER_CLI,
+} from "../../src/reliability/proc.js";
 import { holds, note } from "../../src/reliability/record.js";
 import { FAST, SEED, scaled, testTimeout } from "../../src/reliability/scale.js";
 
