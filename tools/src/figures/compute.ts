@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import {
+  CONTRACT_VERSION,
   READ_TOOLS,
   ROUTES,
   TOOLS,
@@ -200,6 +201,33 @@ export function slug(figure: string): string {
     .replace(/^-|-$/g, "");
 }
 
+/**
+ * The contract's version (packages/contract/src/version.ts) and the baseline the version rules
+ * compare it with: the newest committed one (tools/test/versioning.test.ts). The docs that name the
+ * current version or the baseline quote these, so a bump rewrites them (issue 32: the README said
+ * 1.1, the contract's README 1.0, while the code said 1.3).
+ */
+function contractVersion(): Figures {
+  const versions = readdirSync(join(REPO_ROOT, "contract", "baseline"))
+    .filter((f) => /^\d+\.\d+\.json$/.test(f))
+    .map((f) => f.replace(/\.json$/, ""))
+    .sort((a, b) => {
+      const [am = 0, an = 0] = a.split(".").map(Number);
+      const [bm = 0, bn = 0] = b.split(".").map(Number);
+      return am - bm || an - bn;
+    });
+  return {
+    "contract.version": {
+      value: CONTRACT_VERSION,
+      what: "CONTRACT_VERSION (packages/contract/src/version.ts)",
+    },
+    "contract.baseline": {
+      value: `contract/baseline/${versions.at(-1) ?? CONTRACT_VERSION}.json`,
+      what: "the newest committed baseline, the one versioning.test.ts holds the contract to",
+    },
+  };
+}
+
 /** The server's variables, as its configuration module declares them (packages/mcp-server/src/config.ts). */
 function configuration(): Figures {
   return {
@@ -213,6 +241,7 @@ function configuration(): Figures {
 export async function computeFigures(): Promise<Figures> {
   return {
     ...surface(),
+    ...contractVersion(),
     ...seeds(),
     ...configuration(),
     ...recordedBench(),

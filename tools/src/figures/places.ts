@@ -10,6 +10,18 @@ export interface Place {
 }
 
 export const PLACES: Place[] = [
+  // The current contract version and its baseline, wherever a doc names them as current.
+  ...["README.md", "packages/contract/README.md"].map((file) => ({
+    file,
+    pattern: /tool surface, contract (\d+\.\d+):/,
+    figures: ["contract.version"],
+  })),
+  { file: "README.md", pattern: /│ (\d+\.\d+)\) → contract\/\*\.json/, figures: ["contract.version"] },
+  {
+    file: "README.md",
+    pattern: /the committed baseline \(`(contract\/baseline\/\d+\.\d+\.json)`\)/,
+    figures: ["contract.baseline"],
+  },
   ...(
     [
       ["whole list", "tools_list"],
@@ -67,12 +79,13 @@ export const PLACES: Place[] = [
   {
     file: "README.md",
     pattern:
-      /`pnpm bench --short --record` rewrites \(`pnpm figures --write` then updates these figures; a test holds them to the file\): on ([\s\S]+?), cold start to tools\/list ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against a ([\s\S]+?) floor; per call, health ([\s\S]+?) median and ([\s\S]+?) p99 over the direct request, a 100-paper `search_corpus` page ([\s\S]+?) median; tools\/list ([\s\S]+?), the largest paginated answer ([\s\S]+?)\./,
+      /`pnpm bench --short --record` rewrites \(`pnpm figures --write` then updates these figures; a test holds them to the file\): on ([\s\S]+?), cold start to tools\/list ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against floors of ([\s\S]+?) and ([\s\S]+?) \(one per era, measured beside it\); per call, health ([\s\S]+?) median and ([\s\S]+?) p99 over the direct request, a 100-paper `search_corpus` page ([\s\S]+?) median; tools\/list ([\s\S]+?), the largest paginated answer ([\s\S]+?)\./,
     figures: [
       "bench.short.date",
       "bench.short.cold-start-to-tools-list-2025-era-initialize-built-server-median",
       "bench.short.cold-start-to-tools-list-2026-07-28-era-server-discover-built-server-median",
       "bench.short.cold-start-to-tools-list-2025-era-initialize-built-server-median.floor",
+      "bench.short.cold-start-to-tools-list-2026-07-28-era-server-discover-built-server-median.floor",
       "bench.short.per-call-overhead-health-small-answer-calls-median",
       "bench.short.per-call-overhead-health-small-answer-p99",
       "bench.short.per-call-overhead-search-corpus-limit-large-answer-calls-median",
