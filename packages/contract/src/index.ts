@@ -86,3 +86,5 @@ export type { ToolsListEntry, ToolsListOptions } from "./tools-list.js";
 export { isListedReadOnly, toolsListEntries } from "./tools-list.js";
 export type { HttpMethod, RouteRef, ToolAnnotations, ToolDef, ToolKind } from "./types.js";
 export { CONTRACT_VERSION, SERVER_NAME } from "./version.js";
+export type { WriteOutcome, WriteOutcomeDetail, WriteToolName } from "./write-outcome.js";
+export { isWriteRoute, WRITE_CHECKS, WRITE_ROUTES } from "./write-outcome.js";

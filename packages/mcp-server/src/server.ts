@@ -12,7 +12,7 @@ import {
   toolsListEntries,
 } from "@resmon/mcp-contract";
 import type { ScanEngine } from "@resmon/scan";
-import { Backend, type DiscoverFn } from "./backend/adapter.js";
+import { Backend, type DiscoverFn, type WriteLog } from "./backend/adapter.js";
 import { requireTool } from "./backend/this-resmon.js";
 import { type Config, readConfig, type Scope } from "./config.js";
 import type { Answer, Ctx, Handler } from "./context.js";
@@ -27,6 +27,7 @@ import type { OpenSession, Session } from "./protocol/stdio.js";
 import { createScanResources, evidenceLinks, type ScanResources } from "./resources.js";
 import { scanEngineFor } from "./scan.js";
 import { scrubJson } from "./scrub.js";
+import { withWriteOutcome } from "./write-outcome.js";
 
 export interface ServerOptions {
   /** The environment to read RESMON_* from (default: process.env; config.ts parses it). */
@@ -106,9 +107,11 @@ function toolsFor(options: ServerOptions): ResmonTools {
   // its hand-over this zod → JSON Schema conversion of every tool is work the first call need not wait for.
   let entries: ToolsListEntry[] | undefined;
 
+  /** `sent` is told the call's record of its writes, once it has one. */
   async function run(
     name: string,
     raw: unknown,
+    sent: (writes: WriteLog) => void,
     progress?: (report: ProgressReport) => void,
   ): Promise<Answer> {
     if (!isToolName(name)) {
@@ -127,6 +130,7 @@ function toolsFor(options: ServerOptions): ResmonTools {
     // the whole call, from when it starts: every request it makes shares RESMON_MCP_TIMEOUT_MS.
     const args = parseArguments(name, raw);
     const ctx: Ctx = { backend: backend.forCall(), scan, ...(progress ? { progress } : {}) };
+    sent(ctx.backend.writes);
     // A scan already under way answers its stored state whatever resmon is there now.
     if (name !== "scan_continue" && name !== "scan_verify") await requireTool(ctx.backend, def);
     return withClampNote(raw, args, await dispatch(name, args, ctx));
@@ -140,10 +144,13 @@ function toolsFor(options: ServerOptions): ResmonTools {
       return entries;
     },
     async call(name, raw, progress) {
+      let writes: WriteLog | undefined;
       try {
-        return { ok: true, answer: withoutCredentialFields(await run(name, raw, progress)) };
+        const answer = await run(name, raw, (w) => (writes = w), progress);
+        return { ok: true, answer: withoutCredentialFields(answer) };
       } catch (err) {
-        return { ok: false, error: boundEchoes(withoutCredentialFields(toEnvelope(err, name))) };
+        const error = boundEchoes(withoutCredentialFields(toEnvelope(err, name)));
+        return { ok: false, error: withWriteOutcome(error, name, writes) };
       }
     },
     close: () => backend.close(),

@@ -5,7 +5,7 @@ import {
   discover,
   type ResmonClient,
 } from "@resmon/api-client";
-import type { RouteRef } from "@resmon/mcp-contract";
+import { isWriteRoute, type RouteRef } from "@resmon/mcp-contract";
 import { backendUnavailable, ToolError } from "../errors.js";
 import { registerSecret } from "../scrub.js";
 import {
@@ -34,8 +34,9 @@ import { notInThisResmon, routesOfOpenapi, type ThisResmon, thisResmon } from ".
  *                  └─ ResmonClient.GET/POST/… (api-client/src/client.ts): builds the request with
  *                     openapi-fetch's serializers, sends it on the transport (undici), parses the
  *                     answer into ApiResult.
- * Options travel as one object (SendOptions: deadline, expectedRuntimeId); a cancellation signal
- * belongs there too, passed on to the client view (the transport already honours request.signal).
+ * Options travel as one object (SendOptions: deadline, expectedRuntimeId, the call's WriteLog); a
+ * cancellation signal belongs there too, passed on to the client view (the transport already
+ * honours request.signal).
  */
 
 export type DiscoverFn = typeof discover;
@@ -63,6 +64,20 @@ export interface SendOptions {
   deadline: number;
   /** Sent as ?expected_runtime_id by the caller; a structured 409 then means instance_mismatch. */
   expectedRuntimeId?: string;
+  /** The tool call's record of its writes: each request on a write route sent, and what became of it. */
+  writes?: WriteLog;
+}
+
+/**
+ * What became of the requests that change resmon (the contract's WRITE_ROUTES) one tool call sent:
+ * each one sent is then accepted (2xx), refused (4xx), or unanswered (no answer in time, a dropped
+ * connection, a server error, an answer that could not be read).
+ */
+export interface WriteLog {
+  sent: number;
+  accepted: number;
+  refused: number;
+  unanswered: number;
 }
 
 interface Connection {
@@ -89,6 +104,8 @@ const CALL_SLACK_MS = 250;
 
 /** What a tool's handler asks resmon through (`Backend.forCall`): every request under its call's deadline. */
 export interface CallBackend {
+  /** The writes this call sent, and what became of them (a failed write tool's answer says it). */
+  readonly writes: WriteLog;
   /** When the tool call arrived (epoch ms): its deadline, and a scan's wait budget, count from then. */
   readonly arrivedAt: number;
   call<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, options?: CallOptions): Promise<T>;
@@ -124,10 +141,12 @@ export class Backend {
   forCall(arrivedAt: number = Date.now()): CallBackend {
     const arrived = Math.min(arrivedAt, Date.now());
     const deadline = arrived + this.timeoutMs;
+    const writes: WriteLog = { sent: 0, accepted: 0, refused: 0, unanswered: 0 };
     return {
       arrivedAt: arrived,
+      writes,
       call: (send, options = {}) =>
-        this.send(send, { ...options, deadline: Math.min(deadline, options.deadline ?? deadline) }),
+        this.send(send, { ...options, writes, deadline: Math.min(deadline, options.deadline ?? deadline) }),
       resmon: () => this.resmonWithin(deadline),
       sourceSlugs: () => this.sourceSlugsWithin(deadline),
       forget: () => this.forget(),
@@ -272,13 +291,23 @@ export class Backend {
    * Answers the data, or throws the one mapped ToolError. Finding resmon counts against the
    * deadline too: a probe and requests that are each slow just under the timeout must not add up.
    */
-  private send<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, options: SendOptions): Promise<T> {
-    return this.withinDeadline(() => this.sendOnce(send, options), options.deadline);
+  private async send<T>(
+    send: (client: ResmonClient) => Promise<ApiResult<T>>,
+    options: SendOptions,
+  ): Promise<T> {
+    const write = writeTracker(options.writes);
+    try {
+      return await this.withinDeadline(() => this.sendOnce(send, options, write), options.deadline);
+    } finally {
+      // A write the deadline cut short has no answer: counted here, whatever the request does after.
+      write.ended("unanswered");
+    }
   }
 
   private async sendOnce<T>(
     send: (client: ResmonClient) => Promise<ApiResult<T>>,
     options: SendOptions,
+    write: WriteTracker,
   ): Promise<T> {
     const connection = await this.connect();
     const resmon = await this.knownFor(connection).resmon;
@@ -286,11 +315,14 @@ export class Backend {
     if (left <= 0) throw this.lateError();
     const refuse = (method: string, path: string) => {
       const route = { method, path } as RouteRef;
-      return resmon.serves(route) ? undefined : notInThisResmon(resmon, { route });
+      if (!resmon.serves(route)) return notInThisResmon(resmon, { route });
+      if (isWriteRoute(route)) write.sent();
+      return undefined;
     };
     let result: ApiResult<T>;
     try {
       result = await send(connection.client.within(left, { refuse }));
+      write.ended(writeEnd(result));
     } catch (err) {
       // The guard's refusal: a route this resmon lacks, and nothing was sent.
       if (err instanceof ToolError) throw err;
@@ -317,4 +349,34 @@ export class Backend {
     }
     throw error;
   }
+}
+
+interface WriteTracker {
+  sent(): void;
+  ended(how: "accepted" | "refused" | "unanswered"): void;
+}
+
+/** Counts one send's write request into the call's WriteLog (none kept without one). */
+function writeTracker(writes: WriteLog | undefined): WriteTracker {
+  let pending = false;
+  return {
+    sent() {
+      if (!writes) return;
+      writes.sent += 1;
+      pending = true;
+    },
+    ended(how) {
+      if (!writes || !pending) return;
+      pending = false;
+      writes[how] += 1;
+    },
+  };
+}
+
+/** How a sent write ended: answered (a 2xx, even one whose body was not the JSON promised), refused (4xx), or no answer. */
+function writeEnd(result: ApiResult<unknown>): "accepted" | "refused" | "unanswered" {
+  if (result.ok) return "accepted";
+  const { error } = result;
+  if (error.kind === "malformed" && error.status < 300) return "accepted";
+  return error.kind === "http" && error.status < 500 ? "refused" : "unanswered";
 }
