@@ -1,6 +1,8 @@
 export type Fault =
   | { kind: "delay"; ms: number }
   | { kind: "status"; status: number; body?: unknown }
+  /** An answer worked out from the request's JSON body (one route answering each format its own way). */
+  | { kind: "answer"; answer: (body: unknown) => { status: number; body: unknown } }
   | { kind: "malformed_json" }
   | { kind: "drop_connection" }
   | { kind: "hang" };

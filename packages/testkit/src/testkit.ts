@@ -376,6 +376,8 @@ class TestkitServer implements Testkit {
             status: fault.status,
             body: fault.body ?? { detail: `testkit fault: HTTP ${fault.status}` },
           });
+        case "answer":
+          return reply(fault.answer(body));
         case "malformed_json":
           entry.status = 200;
           res.writeHead(200, { "content-type": "application/json" });
