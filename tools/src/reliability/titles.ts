@@ -10,6 +10,7 @@ export const GROUP_TITLES = {
   stdout: "stdout (backpressure, fatal errors)",
   scan: "scan tools (artifacts, concurrency, kill -9)",
   storage: "storage (full disk, hostile files, token on disk)",
+  "escaped-token": "escaped token (BibTeX, \\u, percent, CSV, RIS)",
 } as const;
 
 export type GroupName = keyof typeof GROUP_TITLES;

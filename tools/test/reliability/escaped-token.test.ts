@@ -1,0 +1,198 @@
+/**
+ * Escaped token (issue 34): a backend that echoes the token it was sent, written as resmon or an
+ * export format may write it (BibTeX's `\_`, JSON `\u` escapes, percent-encoding, inside CSV and RIS
+ * fields), character by character in generated mixes. No form of it reaches stdout, stderr, or any
+ * file a scan writes (evidence.bib, .md, .json included); the finder decodes every form before it
+ * looks, so it does not share the scrubber's pattern.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { followScan, scanStartArgs, type Testkit } from "@resmon/testkit";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kitFor, restartKit, tempDir } from "../../src/reliability/context.js";
+import {
+  type CharForm,
+  exportText,
+  holdsToken,
+  tokenForms,
+  writeToken,
+} from "../../src/reliability/escaped.js";
+import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
+import { SERVER_CLI } from "../../src/reliability/proc.js";
+import { countCases, holds, note } from "../../src/reliability/record.js";
+import { SCALE, SEED, scaled, testTimeout } from "../../src/reliability/scale.js";
+import { type ScanServer, scanServer } from "../../src/reliability/scan.js";
+
+const EXPORT_RUNS = scaled(200, 8);
+const SCAN_RUNS = scaled(6, 1);
+const FORMATS = ["bibtex", "ris", "csv", "json"] as const;
+
+let kit: Testkit;
+let server: ScanServer;
+let dataDir: string;
+/** Every stdout line and all stderr the server wrote, to look through for any form of the token. */
+const written: string[] = [];
+
+/** The findings of `holdsToken` over what the server wrote since `from` (a count of `written`). */
+const leakedSince = (from: number) => written.slice(from).filter((t) => holdsToken(t, kit.token));
+
+describe.skipIf(!existsSync(SERVER_CLI))(`escaped token (scale ${SCALE}, seed ${SEED})`, () => {
+  beforeAll(async () => {
+    kit = await kitFor({ stateDir: tempDir("escaped"), seed: "demo" });
+    // BibTeX escapes only the underscore: a token with one, as about half of resmon's have.
+    for (let i = 0; i < 40 && !kit.token.includes("_"); i++) await restartKit(kit);
+    expect(kit.token).toContain("_");
+    kit.setAdmission({ maxConcurrent: 4, runDurationMs: 60 });
+    dataDir = join(tempDir("escaped-data"), "scans");
+    server = await scanServer("escaped", kit, dataDir, 400);
+    server.proc.onLine((line) => written.push(line));
+    server.proc.onStderr((text) => written.push(text));
+  }, 60_000);
+  afterAll(async () => {
+    await server?.client.close();
+    await kit?.stop();
+  });
+
+  it(
+    "export_references in each format, the token in generated forms: none on stdout or stderr",
+    async (ctx) => {
+      const seen = new Map<string, number>();
+      await holds(
+        ctx,
+        fc.asyncProperty(fc.constantFrom(...FORMATS), tokenForms, async (format, forms: CharForm[]) => {
+          const from = written.length;
+          const echoed = writeToken(kit.token, forms);
+          kit.setFault("/api/export/references", {
+            kind: "status",
+            status: 200,
+            body: exportText(format, echoed),
+          });
+          try {
+            const got = await server.outcome("export_references", { doc_ids: [1], format });
+            expect(got.kind, JSON.stringify(got).slice(0, 300)).toBe("success");
+            const text = String((got.kind === "success" && got.body.text) || "");
+            expect(text).toContain("<redacted>");
+            expect(holdsToken(text, kit.token)).toBe(false);
+            expect(leakedSince(from)).toEqual([]);
+          } finally {
+            kit.clearFaults();
+          }
+          seen.set(format, (seen.get(format) ?? 0) + 1);
+        }),
+        { numRuns: EXPORT_RUNS, seed: SEED },
+      );
+      note(ctx, `exports ${[...seen].map(([f, n]) => `${f} ${n}`).join(", ")}: 0 forms of the token written`);
+    },
+    testTimeout(60_000),
+  );
+
+  it(
+    "resmon's own text (health version, a search's titles) carrying a form: none in the answers",
+    async (ctx) => {
+      const from = written.length;
+      const bib = writeToken(kit.token, ["bibtex"]);
+      const pct = writeToken(kit.token, ["percent"]);
+      const health = (await (
+        await fetch(`${kit.baseUrl}/api/health`, { headers: { authorization: `Bearer ${kit.token}` } })
+      ).json()) as Record<string, unknown>;
+      kit.setFault("/api/health", {
+        kind: "status",
+        status: 200,
+        body: { ...health, version: `2.3.0+${bib}` },
+      });
+      kit.setFault("/api/explorer/search", {
+        kind: "status",
+        status: 200,
+        body: {
+          results: [
+            { id: 1, title: `T ${bib}`, authors: pct, abstract: null, doi: null, source_repository: "arxiv" },
+          ],
+          has_more: false,
+          next_cursor: null,
+          total: 1,
+          sort: "newest",
+        },
+      });
+      try {
+        for (const [tool, args] of [
+          ["health", {}],
+          ["search_corpus", { query: "folding" }],
+        ] as const) {
+          const got = await server.outcome(tool, args);
+          expect(got.kind, `${tool}: ${JSON.stringify(got).slice(0, 300)}`).not.toBe("bad");
+        }
+      } finally {
+        kit.clearFaults();
+      }
+      expect(leakedSince(from)).toEqual([]);
+      countCases(ctx, 2);
+    },
+    testTimeout(30_000),
+  );
+
+  it(
+    "a scan whose titles and BibTeX export carry generated forms: no file of it holds one",
+    async (ctx) => {
+      let files = 0;
+      await holds(
+        ctx,
+        fc.asyncProperty(tokenForms, async (forms) => {
+          const from = written.length;
+          const echoed = writeToken(kit.token, forms);
+          const bibEchoed = writeToken(kit.token, ["bibtex"]);
+          const rows = Array.from({ length: 12 }, (_, i) => ({
+            id: 910_000 + i,
+            title: `Protein folding ${echoed} ${i}`,
+            authors: `Author ${bibEchoed}`,
+            abstract: `Protein structure prediction, ${echoed}.`,
+            publication_date: "2024-01-01",
+            doi: `10.1000/echo.${i}`,
+            source_repository: "arxiv",
+            external_id: `echo-${i}`,
+          }));
+          kit.setFault("/api/explorer/search", {
+            kind: "status",
+            status: 200,
+            body: { results: rows, has_more: false, next_cursor: null, sort: "similarity" },
+          });
+          // The verify step reads the JSON export, the evidence the BibTeX one: each its own way.
+          kit.setFault("/api/export/references", {
+            kind: "answer",
+            answer: (body) => {
+              const ids = new Set((body as { document_ids?: number[] }).document_ids ?? []);
+              const picked = rows.filter((r) => ids.has(r.id));
+              if ((body as { format?: string }).format !== "bibtex") {
+                const json = picked.map(({ id: _id, ...r }) => ({ ...r, url: null, categories: "" }));
+                return { status: 200, body: json };
+              }
+              const bib = picked.map((r) => exportText("bibtex", `${r.title} ${bibEchoed}`)).join("\n");
+              return { status: 200, body: bib };
+            },
+          });
+          const args = scanStartArgs({ scanId: crypto.randomUUID(), retrieval: "corpus", profile: "quick" });
+          try {
+            await followScan(server.call, args);
+          } finally {
+            kit.clearFaults();
+          }
+          const dir = join(dataDir, String(args.scan_id));
+          const names = readdirSync(dir);
+          for (const f of ["evidence.json", "evidence.md", "evidence.bib"]) expect(names).toContain(f);
+          const holding = names.filter((f) => holdsToken(readFileSync(join(dir, f), "utf8"), kit.token));
+          expect(holding).toEqual([]);
+          expect(leakedSince(from)).toEqual([]);
+          files += names.length;
+        }),
+        { numRuns: SCAN_RUNS, seed: SEED },
+      );
+      note(
+        ctx,
+        `${SCAN_RUNS} scan(s) with the token echoed into every row: ${files} files written, 0 holding a form of it`,
+      );
+    },
+    testTimeout(120_000),
+  );
+
+  accountForEveryByte();
+});
