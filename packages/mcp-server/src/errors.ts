@@ -1,6 +1,6 @@
 import { type ErrorEnvelope, ToolError } from "@resmon/mcp-contract";
 import { log } from "./log.js";
-import { scrub } from "./scrub.js";
+import { printable, scrub } from "./scrub.js";
 
 /**
  * The one error funnel. Every refusal a handler, the backend adapter, the scan engine or the server
@@ -58,12 +58,14 @@ export const MAX_ECHO_ITEMS = 100;
  * Bound what an error echoes. Messages and details can repeat caller input (resmon's "Malformed
  * cursor: '<cursor>'", a tool name, key names), and a 200 kB argument must not come back whole.
  * A string it cuts is scrubbed first, so a cut can never leave part of a secret the scrubber of the
- * whole frame would have caught.
+ * whole frame would have caught. Every string's control characters are written out (printable): a
+ * message or detail may echo resmon's own text, and a harness may print it.
  */
 export function boundEchoes<T>(value: T): T {
   if (typeof value === "string") {
-    if (value.length <= MAX_ECHO_CHARS) return value;
-    const clean = scrub(value);
+    const text = printable(value);
+    if (text.length <= MAX_ECHO_CHARS) return text as T;
+    const clean = printable(scrub(value));
     if (clean.length <= MAX_ECHO_CHARS) return clean as T;
     const left = clean.length - MAX_ECHO_CHARS;
     return `${clean.slice(0, MAX_ECHO_CHARS)}… (${left} more characters not shown)` as T;

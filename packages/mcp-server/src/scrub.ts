@@ -100,3 +100,19 @@ function scrubStrings(value: unknown): unknown {
   }
   return value;
 }
+
+// C0 and C1 control characters and DEL: never written as themselves where resmon's text is echoed.
+const CONTROL = "[\\u0000-\\u001f\\u007f-\\u009f]";
+const HAS_CONTROL = new RegExp(CONTROL);
+const CONTROLS = new RegExp(CONTROL, "g");
+
+/**
+ * Text as it may be printed or said (issue 34): every control character written out as `\u001b`,
+ * so resmon's own text (a health version, a reason) can neither start a line of its own on stderr
+ * (a forged `start-up check:`) nor drive a terminal (ESC, BEL, OSC 52's clipboard write, `ESC[2J`).
+ */
+export function printable(text: string): string {
+  return HAS_CONTROL.test(text)
+    ? text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    : text;
+}

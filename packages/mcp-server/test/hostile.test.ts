@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { discover } from "@resmon/api-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runDoctor } from "../src/bin/doctor.js";
 import { createResmonTools } from "../src/server.js";
 import { cleanEnv, HAVE_CLI, RawServer } from "./helpers/spawn.js";
 
@@ -602,6 +603,115 @@ describe("the scrubber knows the token the client sends", () => {
       expect(outcome.ok).toBe(true);
       expect(JSON.stringify(outcome)).not.toContain(listener.token);
       expect(JSON.stringify(outcome)).toContain("<redacted>");
+    } finally {
+      await tools.close();
+    }
+  });
+});
+
+/** resmon's text carrying what a terminal or a log reader obeys: a forged line, ESC, BEL, OSC 52 (the clipboard), ESC[2J, a C1 CSI. */
+const FORGED_VERSION =
+  "1.8.3\n[resmon-mcp] start-up check: resmon answered at http://127.0.0.1:1; tool calls will reach it.\u001b]52;c;aGVsbG8=\u0007\u001b[2J\u009b31m";
+/** Any C0 or C1 control character, or DEL. */
+const CONTROL = new RegExp("[\\u0000-\\u001f\\u007f-\\u009f]");
+
+describe("nothing hostile passed on: control characters from resmon (issue 34 point 5)", {
+  timeout: 60_000,
+}, () => {
+  it.skipIf(!HAVE_CLI)(
+    "a health version forging a start-up line: one start-up line, no control character on stderr",
+    async () => {
+      const listener = await listen();
+      listeners.push(listener);
+      listener.routes.set("/api/health", (_req, res) =>
+        json(res, 200, { ...HEALTH, version: FORGED_VERSION }),
+      );
+      const server = await started({
+        RESMON_PORT: String(listener.port),
+        RESMON_STATE_DIR: await stateFor(listener, "forged"),
+      });
+      await server.probed();
+      const lines = server.stderr.split("\n").filter((l) => l.length > 0);
+      expect(lines.filter((l) => l.includes("start-up check:"))).toHaveLength(1);
+      expect(lines.every((l) => !CONTROL.test(l))).toBe(true);
+      expect(server.stderr).toContain("\\u001b]52;c;");
+    },
+  );
+
+  it.skipIf(!HAVE_CLI)(
+    "the unguarded refusal (no token needed) echoes such a version with no control character",
+    async () => {
+      const server: Server = createServer((_req, res) =>
+        json(res, 200, {
+          status: "ok",
+          pid: 1,
+          started_at: "2026-01-01T00:00:00",
+          version: "1.7\u001b[2J\u0007",
+        }),
+      );
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        const state = join(root, "unguarded-controls");
+        await mkdir(state, { recursive: true });
+        const raw = await started({ RESMON_PORT: String(port), RESMON_STATE_DIR: state });
+        const answer = await callTool(raw, "list_routines");
+        expect(answer.body).toMatchObject({
+          error: "backend_unavailable",
+          detail: { reason: "unguarded_resmon" },
+        });
+        expect(String(answer.body.message)).toContain("resmon 1.7\\u001b[2J\\u0007 answers at");
+        expect(CONTROL.test(JSON.stringify(answer.body).replace(/\\u00[01][0-9a-f]/g, ""))).toBe(false);
+        expect(CONTROL.test(String(answer.body.message))).toBe(false);
+        await raw.probed();
+        expect(raw.stderr.split("\n").every((l) => !CONTROL.test(l))).toBe(true);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  );
+
+  it("doctor prints no control character: not ESC, BEL, OSC 52 or ESC[2J from a health version or an embeddings reason", async () => {
+    const listener = await listen();
+    listeners.push(listener);
+    listener.routes.set("/api/health", (_req, res) =>
+      json(res, 200, {
+        ...HEALTH,
+        version: FORGED_VERSION,
+        embeddings: { extension: null, reason: "off\u001b]52;c;aGVsbG8=\u0007" },
+      }),
+    );
+    const lines: string[] = [];
+    await runDoctor({
+      env: {
+        RESMON_PORT: String(listener.port),
+        RESMON_STATE_DIR: await stateFor(listener, "doctor-controls"),
+      },
+      write: (line) => lines.push(line),
+    });
+    expect(lines.join("\n")).toContain("1.8.3\\u000a[resmon-mcp]");
+    expect(lines.filter((l) => CONTROL.test(l))).toEqual([]);
+  });
+
+  it("an error message echoing resmon's text carries no control character", async () => {
+    const listener = await listen();
+    listeners.push(listener);
+    listener.routes.set("/api/routines", (_req, res) =>
+      json(res, 400, { detail: "bad\u001b[2J\u0007 request\u009b" }),
+    );
+    const tools = createResmonTools({
+      env: {
+        RESMON_PORT: String(listener.port),
+        RESMON_STATE_DIR: await stateFor(listener, "message-controls"),
+      },
+    });
+    try {
+      const outcome = await tools.call("list_routines", {});
+      expect(outcome.ok).toBe(false);
+      const text = JSON.stringify(outcome);
+      expect(text).toContain("bad\\\\u001b[2J");
+      expect(CONTROL.test(text.replace(/\\u00[01][0-9a-f]/g, ""))).toBe(false);
+      expect(/[\u0080-\u009f]/.test(text)).toBe(false);
     } finally {
       await tools.close();
     }

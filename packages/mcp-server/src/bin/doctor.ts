@@ -25,7 +25,7 @@ import { probeTimeoutFor } from "../backend/adapter.js";
 import { inTheServersWords } from "../backend/http-errors.js";
 import { type Config, readConfig, VARIABLES } from "../config.js";
 import { boundEchoes } from "../errors.js";
-import { registerSecret, scrub } from "../scrub.js";
+import { printable, registerSecret, scrub } from "../scrub.js";
 import { PACKAGE_VERSION } from "../version.js";
 
 export interface DoctorOptions {
@@ -228,7 +228,8 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const platform = opts.platform ?? process.platform;
   const homedir = opts.homedir ?? osHomedir();
   const out = opts.write ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const write = (line: string) => out(scrub(line));
+  // One line each, scrubbed, and no control character as itself (resmon's text is in some).
+  const write = (line: string) => out(printable(scrub(line)));
 
   write(
     `resmon-mcp doctor — @resmon/mcp-server ${PACKAGE_VERSION}, tool-surface contract ${CONTRACT_VERSION}`,
