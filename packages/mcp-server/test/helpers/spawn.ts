@@ -35,6 +35,14 @@ export async function waitForProbe(stderr: () => string): Promise<string> {
 }
 
 /**
+ * How long `request` waits before calling an answer missing: a guard against a hang, not a time
+ * bound (a test about time asserts its own). A 6 MiB answer took 13.6 s at a load average of 20 on
+ * 2 cores, and failed a 15 s guard at 27; under vitest's 60 s test timeout, so the error names the
+ * request.
+ */
+const ANSWER_GUARD_MS = 45_000;
+
+/**
  * A raw JSON-RPC conversation with the shipped bin, through the workspace's one stdio peer,
  * reading frames exactly as written to stdout (every byte kept in `stdout`).
  */
@@ -86,7 +94,7 @@ export class RawServer {
     params: Record<string, unknown> = {},
   ): Promise<Record<string, unknown>> {
     this.send({ id, method, params });
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + ANSWER_GUARD_MS;
     for (;;) {
       const found = this.frames().find((f) => f.id === id);
       if (found) return found;
