@@ -153,13 +153,30 @@ const NOT_SENT = (baseUrl: string): ApiError => ({
   message: `The request to ${baseUrl} could not be sent.`,
 });
 
-/** How one view of the client sends: its time bound, and a check that may refuse a route before anything is sent. */
+/** How one view of the client sends: a check that may refuse a route before anything is sent, and a cancel. */
 export interface ViewOptions {
   /**
    * Asked before each request with its method and route (the path as the types name it, e.g.
    * "/api/executions/{exec_id}"): a value returned is thrown instead, and nothing is sent.
    */
   refuse?: (method: MethodName, path: string) => Error | undefined;
+  /**
+   * Goes with every request of this view (beside a request's own `signal`): once it aborts, a request
+   * not yet sent is not sent, and one in flight is aborted; either answers a transport error.
+   */
+  signal?: AbortSignal;
+}
+
+const CANCELLED = (baseUrl: string): ApiError => ({
+  kind: "transport",
+  message: `The request to ${baseUrl} was cancelled before it was sent.`,
+});
+
+/** The request's parts with the view's signal added to its own, if either is set. */
+function withViewSignal<T extends RequestParts>(init: T | undefined, view: ViewOptions): T | undefined {
+  if (!view.signal) return init;
+  const own = init?.signal;
+  return { ...init, signal: own ? AbortSignal.any([own, view.signal]) : view.signal } as T;
 }
 
 export function createResmonClient(options: ResmonClientOptions): ResmonClient {
@@ -207,9 +224,10 @@ async function send(
 ): Promise<ApiResult<unknown>> {
   const refused = view.refuse?.(method, path);
   if (refused) throw refused;
+  if (view.signal?.aborted) return { ok: false, error: CANCELLED(core.baseUrl) };
   let request: Request;
   try {
-    request = core.request(method, path, init);
+    request = core.request(method, path, withViewSignal(init, view));
   } catch {
     return { ok: false, error: NOT_SENT(core.baseUrl) };
   }
@@ -233,11 +251,12 @@ async function sendStreamed(
 ): Promise<StreamResult> {
   const refused = view.refuse?.(method, path);
   if (refused) throw refused;
+  if (view.signal?.aborted) return { ok: false, error: CANCELLED(core.baseUrl) };
   const { maxBytes, ...rest } = init ?? {};
   const cap = typeof maxBytes === "number" ? maxBytes : undefined;
   let request: Request;
   try {
-    request = core.request(method, path, rest);
+    request = core.request(method, path, withViewSignal(rest, view));
   } catch {
     return { ok: false, error: NOT_SENT(core.baseUrl) };
   }

@@ -402,6 +402,41 @@ describe("failures of the connection", () => {
   });
 });
 
+describe("a view's signal (ViewOptions.signal)", () => {
+  it("once aborted, a request of that view is not sent", async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, HEALTH_BODY));
+    const controller = new AbortController();
+    controller.abort();
+    const view = clientFor(server.port).within(5_000, { signal: controller.signal });
+    const answer = await view.POST("/api/search/sweep", { body: { query: "q", repositories: ["arxiv"] } });
+    expect(answer).toEqual({
+      ok: false,
+      error: {
+        kind: "transport",
+        message: `The request to http://127.0.0.1:${server.port} was cancelled before it was sent.`,
+      },
+    });
+    const streamed = await view.stream("GET", "/api/health");
+    expect(streamed.ok).toBe(false);
+    expect(server.connections).toBe(0);
+  });
+
+  it("aborts a request in flight, beside the request's own signal", async () => {
+    const server = await serve(() => {
+      /* never answers */
+    });
+    const controller = new AbortController();
+    const own = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const view = clientFor(server.port).within(5_000, { signal: controller.signal });
+    const answer = await view.GET("/api/health", { signal: own.signal });
+    expect(answer).toEqual({
+      ok: false,
+      error: { kind: "transport", message: `The request to http://127.0.0.1:${server.port} was cancelled.` },
+    });
+  });
+});
+
 describe("the token never leaks", () => {
   it("is scrubbed from an error that echoes it back", async () => {
     const server = await serve((req, res) =>

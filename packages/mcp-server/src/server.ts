@@ -20,6 +20,7 @@ import { withoutCredentialFields } from "./credential-fields.js";
 import { backendUnavailable, boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
 import { hostInfo } from "./host-info.js";
+import { log } from "./log.js";
 import { type ProgressReport, progressReporter } from "./progress.js";
 import { getPrompt, listPrompts } from "./prompts.js";
 import { serveSession, type ToolHost } from "./protocol/sdk.js";
@@ -80,7 +81,12 @@ export interface ResmonTools {
    * read as resmon's slowness. Answers are not scrubbed here: every frame is, once, on its way out.
    * `progress`: where the call reports how far it has come (the client asked for progress).
    */
-  call(name: string, args: unknown, progress?: (report: ProgressReport) => void): Promise<ToolOutcome>;
+  call(
+    name: string,
+    args: unknown,
+    progress?: (report: ProgressReport) => void,
+    signal?: AbortSignal,
+  ): Promise<ToolOutcome>;
   /** A finished scan's evidence files as MCP resources (reads, so a read-only session has them). */
   readonly resources: ScanResources;
   close(): Promise<void>;
@@ -107,12 +113,13 @@ function toolsFor(options: ServerOptions): ResmonTools {
   // its hand-over this zod → JSON Schema conversion of every tool is work the first call need not wait for.
   let entries: ToolsListEntry[] | undefined;
 
-  /** `sent` is told the call's record of its writes, once it has one. */
+  /** `sent` is told the call's record of its writes, once it has one; `signal` cancels the call. */
   async function run(
     name: string,
     raw: unknown,
     sent: (writes: WriteLog) => void,
     progress?: (report: ProgressReport) => void,
+    signal?: AbortSignal,
   ): Promise<Answer> {
     if (!isToolName(name)) {
       throw invalidArgument(`There is no tool named '${name}'.`, { field: "name", tool: name });
@@ -129,7 +136,7 @@ function toolsFor(options: ServerOptions): ResmonTools {
     // The row's own schema parses the arguments (the contract's parseArguments). One deadline for
     // the whole call, from when it starts: every request it makes shares RESMON_MCP_TIMEOUT_MS.
     const args = parseArguments(name, raw);
-    const ctx: Ctx = { backend: backend.forCall(), scan, ...(progress ? { progress } : {}) };
+    const ctx: Ctx = { backend: backend.forCall(signal), scan, ...(progress ? { progress } : {}) };
     sent(ctx.backend.writes);
     // A scan already under way answers its stored state whatever resmon is there now.
     if (name !== "scan_continue" && name !== "scan_verify") await requireTool(ctx.backend, def);
@@ -143,14 +150,18 @@ function toolsFor(options: ServerOptions): ResmonTools {
       entries ??= toolsListEntries({ readOnly, outputSchemas: options.outputSchemas ?? true });
       return entries;
     },
-    async call(name, raw, progress) {
+    async call(name, raw, progress, signal) {
       let writes: WriteLog | undefined;
       try {
-        const answer = await run(name, raw, (w) => (writes = w), progress);
+        const answer = await run(name, raw, (w) => (writes = w), progress, signal);
         return { ok: true, answer: withoutCredentialFields(answer) };
       } catch (err) {
         const error = boundEchoes(withoutCredentialFields(toEnvelope(err, name)));
-        return { ok: false, error: withWriteOutcome(error, name, writes) };
+        const outcome = withWriteOutcome(error, name, writes, signal?.aborted);
+        // The protocol answers nothing to a cancelled call: a write it may have done is said on stderr.
+        if (signal?.aborted && outcome.detail.outcome === "unknown")
+          log(`${name} cancelled: ${outcome.message}`);
+        return { ok: false, error: outcome };
       }
     },
     close: () => backend.close(),
@@ -175,7 +186,10 @@ export interface McpServerHandle {
 /** The tools for a caller that writes their outcomes itself (the demo, an embedder): each one scrubbed. */
 export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   const tools = toolsFor(options);
-  return { ...tools, call: async (name, raw, progress) => scrubJson(await tools.call(name, raw, progress)) };
+  return {
+    ...tools,
+    call: async (name, raw, progress, signal) => scrubJson(await tools.call(name, raw, progress, signal)),
+  };
 }
 
 /**
@@ -188,11 +202,11 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
   const host: ToolHost = {
     ...hostInfo(tools.readOnly),
     listTools: () => tools.list() as unknown as Record<string, unknown>[],
-    callTool: async (name, args, _signal, notify) => {
+    callTool: async (name, args, signal, notify) => {
       // Only the tools that report progress (the contract's PROGRESS_TOOLS) get a reporter.
       const reporter = notify && reportsProgress(name) ? progressReporter(notify) : undefined;
       try {
-        return withLinks(name, await tools.call(name, args, reporter?.report));
+        return withLinks(name, await tools.call(name, args, reporter?.report, signal));
       } finally {
         await reporter?.end();
       }

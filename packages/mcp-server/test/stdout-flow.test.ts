@@ -100,6 +100,22 @@ describe("the flow's bounds", () => {
     expect(events).toEqual(["pause", "resume"]);
   });
 
+  it("lets a cancel overtake the queue: a waiting call is dropped unrun, a running one hears it at once", () => {
+    const { flow, dispatched } = flowOver(new TightStream(1_000_000));
+    const call = (id: number) => ({ method: "tools/call", id });
+    const cancel = (requestId: number) => ({ method: "notifications/cancelled", params: { requestId } });
+    for (let id = 1; id <= MAX_OPEN_CALLS + 2; id += 1) flow.offer(call(id));
+    // Call 1 runs: its cancel goes to the session now, ahead of the two calls still queued.
+    flow.offer(cancel(1));
+    expect(dispatched.at(-1)).toEqual(cancel(1));
+    // Call 9 waits: it is dropped, and neither it nor its cancel reaches the session.
+    flow.offer(cancel(MAX_OPEN_CALLS + 1));
+    flow.ended(1);
+    const ids = dispatched.map((m) => (m as { id?: number }).id);
+    expect(ids).not.toContain(MAX_OPEN_CALLS + 1);
+    expect(ids.at(-1)).toBe(MAX_OPEN_CALLS + 2);
+  });
+
   it("is 8 calls, as docs/protocol.md and the README say", () => {
     expect(MAX_OPEN_CALLS).toBe(8);
   });

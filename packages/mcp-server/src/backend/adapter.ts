@@ -34,9 +34,8 @@ import { notInThisResmon, routesOfOpenapi, type ThisResmon, thisResmon } from ".
  *                  └─ ResmonClient.GET/POST/… (api-client/src/client.ts): builds the request with
  *                     openapi-fetch's serializers, sends it on the transport (undici), parses the
  *                     answer into ApiResult.
- * Options travel as one object (SendOptions: deadline, expectedRuntimeId, the call's WriteLog); a
- * cancellation signal belongs there too, passed on to the client view (the transport already
- * honours request.signal).
+ * Options travel as one object (SendOptions: deadline, expectedRuntimeId, the call's WriteLog and
+ * its cancellation signal, which the client view puts on every request it sends).
  */
 
 export type DiscoverFn = typeof discover;
@@ -66,6 +65,8 @@ export interface SendOptions {
   expectedRuntimeId?: string;
   /** The tool call's record of its writes: each request on a write route sent, and what became of it. */
   writes?: WriteLog;
+  /** The tool call's cancellation (notifications/cancelled): nothing is sent after it, and a request in flight is aborted. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -138,17 +139,23 @@ export class Backend {
    * a tool that makes three requests still ends within the timeout + 1 s. Passed down explicitly, not
    * through AsyncLocalStorage: on Node 20 that turns on promise hooks for every promise in the process.
    */
-  forCall(arrivedAt: number = Date.now()): CallBackend {
-    const arrived = Math.min(arrivedAt, Date.now());
+  forCall(signal?: AbortSignal): CallBackend {
+    const arrived = Date.now();
     const deadline = arrived + this.timeoutMs;
     const writes: WriteLog = { sent: 0, accepted: 0, refused: 0, unanswered: 0 };
+    const cancel = signal ? { signal } : {};
     return {
       arrivedAt: arrived,
       writes,
       call: (send, options = {}) =>
-        this.send(send, { ...options, writes, deadline: Math.min(deadline, options.deadline ?? deadline) }),
-      resmon: () => this.resmonWithin(deadline),
-      sourceSlugs: () => this.sourceSlugsWithin(deadline),
+        this.send(send, {
+          ...options,
+          ...cancel,
+          writes,
+          deadline: Math.min(deadline, options.deadline ?? deadline),
+        }),
+      resmon: () => this.resmonWithin(deadline, signal),
+      sourceSlugs: () => this.sourceSlugsWithin(deadline, signal),
       forget: () => this.forget(),
     };
   }
@@ -212,12 +219,13 @@ export class Backend {
     return thisResmon(connection.health, connection.runtimeId, routes);
   }
 
-  private async resmonWithin(deadline: number): Promise<ThisResmon> {
-    return this.withinDeadline(async () => this.knownFor(await this.connect()).resmon, deadline);
+  private async resmonWithin(deadline: number, signal?: AbortSignal): Promise<ThisResmon> {
+    return this.withinDeadline(async () => this.knownFor(await this.connect()).resmon, deadline, signal);
   }
 
-  private async sourceSlugsWithin(deadline: number): Promise<string[] | null> {
-    const connection = await this.withinDeadline(() => this.connect(), deadline);
+  /** The catalog read is shared by the calls that need it, so one call's cancel leaves it running and only stops waiting. */
+  private async sourceSlugsWithin(deadline: number, signal?: AbortSignal): Promise<string[] | null> {
+    const connection = await this.withinDeadline(() => this.connect(), deadline, signal);
     const entry = this.knownFor(connection);
     if (!entry.slugs) {
       const reading = this.send<unknown>((c) => c.GET("/api/repositories/catalog"), { deadline }).then(
@@ -238,22 +246,33 @@ export class Backend {
         entry.slugs = undefined;
       });
     }
-    return entry.slugs;
+    const slugs = entry.slugs;
+    return this.withinDeadline(() => slugs, deadline, signal);
   }
 
-  private async withinDeadline<T>(work: () => Promise<T>, deadline: number): Promise<T> {
+  /** `work`, or the deadline's error once it has passed, or the cancel's as soon as `signal` aborts. */
+  private async withinDeadline<T>(
+    work: () => Promise<T>,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    if (signal?.aborted) throw cancelledError();
     if (deadline <= Date.now()) throw this.lateError();
     const running = work();
     // The loser of the race may still fail later; that is not an unhandled rejection.
     running.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     const late = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(this.lateError()), deadline - Date.now() + CALL_SLACK_MS);
+      onAbort = () => reject(cancelledError());
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
     try {
       return await Promise.race([running, late]);
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
     }
   }
 
@@ -296,9 +315,16 @@ export class Backend {
     options: SendOptions,
   ): Promise<T> {
     const write = writeTracker(options.writes);
+    const flight: Flight = {};
     try {
-      return await this.withinDeadline(() => this.sendOnce(send, options, write), options.deadline);
+      return await this.withinDeadline(
+        () => this.sendOnce(send, options, write, flight),
+        options.deadline,
+        options.signal,
+      );
     } finally {
+      // Cancelled: the call ends (and frees its place) once its own request has, aborted by the same signal.
+      if (options.signal?.aborted) await flight.request?.catch(() => undefined);
       // A write the deadline cut short has no answer: counted here, whatever the request does after.
       write.ended("unanswered");
     }
@@ -308,23 +334,29 @@ export class Backend {
     send: (client: ResmonClient) => Promise<ApiResult<T>>,
     options: SendOptions,
     write: WriteTracker,
+    flight: Flight,
   ): Promise<T> {
     const connection = await this.connect();
     const resmon = await this.knownFor(connection).resmon;
     const left = options.deadline - Date.now();
     if (left <= 0) throw this.lateError();
+    const { signal } = options;
     const refuse = (method: string, path: string) => {
       const route = { method, path } as RouteRef;
       if (!resmon.serves(route)) return notInThisResmon(resmon, { route });
+      // Cancelled: nothing more leaves, so a write not yet sent is never sent.
+      if (signal?.aborted) return cancelledError();
       if (isWriteRoute(route)) write.sent();
       return undefined;
     };
     let result: ApiResult<T>;
     try {
-      result = await send(connection.client.within(left, { refuse }));
+      const request = send(connection.client.within(left, { refuse, ...(signal ? { signal } : {}) }));
+      flight.request = request;
+      result = await request;
       write.ended(writeEnd(result));
     } catch (err) {
-      // The guard's refusal: a route this resmon lacks, and nothing was sent.
+      // The guard's refusal (a route this resmon lacks, or the call cancelled): nothing was sent.
       if (err instanceof ToolError) throw err;
       await this.forget();
       throw backendUnavailable(
@@ -334,6 +366,8 @@ export class Backend {
       );
     }
     if (result.ok) return result.data;
+    // Cancelled by the client: the connection is fine (no rediscovery), and nothing more is sent.
+    if (signal?.aborted) throw cancelledError();
     // The deadline, not resmon's own timeout, cut this request short: said as the whole call's time.
     const bound = Math.min(left, this.timeoutMs);
     const cutByDeadline =
@@ -349,6 +383,18 @@ export class Backend {
     }
     throw error;
   }
+}
+
+/** A call the client cancelled (notifications/cancelled): it sends nothing more. */
+function cancelledError(): ToolError {
+  return backendUnavailable("The client cancelled this call, so it sent nothing more to resmon.", [], false, {
+    reason: "cancelled",
+  });
+}
+
+/** The request one send has under way, if any. */
+interface Flight {
+  request?: Promise<unknown>;
 }
 
 interface WriteTracker {

@@ -71,6 +71,16 @@ export function createFlow(options: {
     /** One inbound message, in order. */
     offer(value: unknown) {
       const call = isPlain(value) && value.method === "tools/call" && isId(value.id) ? value.id : undefined;
+      // A cancel overtakes the queue: a waiting call is dropped unrun (the protocol answers nothing to
+      // it), a running one hears of it now rather than after the calls queued behind it.
+      const params = isPlain(value) && value.method === "notifications/cancelled" ? value.params : undefined;
+      const cancelled = isPlain(params) && isId(params.requestId) ? params.requestId : undefined;
+      const waitingCall = inbound.findIndex((m) => cancelled !== undefined && m.call === cancelled);
+      if (waitingCall >= 0) {
+        inbound.splice(waitingCall, 1);
+        return pump();
+      }
+      if (cancelled !== undefined && open.has(cancelled)) return options.dispatch(value);
       if (inbound.length === 0 && room(call)) return dispatch(value, call);
       inbound.push({ value, call });
       if (!paused) options.pause();
