@@ -29,7 +29,7 @@ export interface DiscoverOptions {
   env?: Record<string, string | undefined>;
   platform?: NodeJS.Platform;
   homedir?: string;
-  /** Timeout for the health probe (connect and total). Default 3000. */
+  /** Timeout for the health probe (connect and total), and for the token-less check before it. Default 3000. */
   probeTimeoutMs?: number;
   /** Total timeout per request of the returned client. Default 30000. */
   timeoutMs?: number;
@@ -335,13 +335,20 @@ function looksLikeResmonHealth(body: unknown): boolean {
 /** A health report is small: 64 KiB is far more than any resmon's. */
 const UNGUARDED_PROBE_MAX_BYTES = 64 * 1024;
 
+/** What the port answered one GET /api/health sent with no Authorization header at all. */
+type TokenlessAnswer =
+  | { answer: "refused" }
+  /** A resmon-shaped health report; `identity` when it carried one (only a guarded resmon has one). */
+  | { answer: "health"; version: string; identity: boolean }
+  | { answer: "other"; status: number }
+  | { answer: "unreachable"; error: ApiError };
+
 /**
- * With no token file for a port that accepts connections: one GET /api/health carrying no
- * Authorization header at all (nothing secret is sent). resmon's public 1.6/1.7 build has no local
- * API guard and answers it with its health report; any resmon with the guard answers 401
- * token_missing. Returns the version that unguarded resmon reported ("" when it said none), or null.
+ * One GET /api/health carrying no Authorization header at all (nothing secret is sent). Every
+ * resmon with the local API guard refuses it (401 token_missing); resmon's public 1.6/1.7 build has
+ * no guard and answers it with its health report.
  */
-async function unguardedResmonVersion(port: number, timeoutMs: number): Promise<string | null> {
+async function askWithoutToken(port: number, timeoutMs: number): Promise<TokenlessAnswer> {
   const transport = new Transport({
     baseUrl: loopbackUrl(port),
     timeoutMs,
@@ -354,14 +361,70 @@ async function unguardedResmonVersion(port: number, timeoutMs: number): Promise<
       headers: { Accept: "application/json" },
     });
     const exchange = await transport.exchange(request, timeoutMs);
-    if (!exchange.ok || exchange.reply.status !== 200) return null;
+    if (!exchange.ok) return { answer: "unreachable", error: exchange.error };
+    if (exchange.reply.status === 401) return { answer: "refused" };
+    if (exchange.reply.status !== 200) return { answer: "other", status: exchange.reply.status };
     const body = parseSuccessBody(exchange.reply);
-    if (!body.ok || !looksLikeResmonHealth(body.data)) return null;
-    const version = (body.data as Record<string, unknown>).version;
-    return typeof version === "string" ? version : "";
+    if (!body.ok || !looksLikeResmonHealth(body.data)) return { answer: "other", status: 200 };
+    const health = body.data as Record<string, unknown>;
+    const version = typeof health.version === "string" ? health.version : "";
+    return { answer: "health", version, identity: health.identity !== undefined && health.identity !== null };
   } finally {
     await transport.close();
   }
+}
+
+/**
+ * With no token file for a port that accepts connections: the token-less health. Returns the
+ * version an unguarded resmon reported ("" when it said none), or null.
+ */
+async function unguardedResmonVersion(port: number, timeoutMs: number): Promise<string | null> {
+  const asked = await askWithoutToken(port, timeoutMs);
+  return asked.answer === "health" ? asked.version : null;
+}
+
+/**
+ * Ports seen refusing a token-less request, by port and token (each start of resmon mints a new
+ * token), with the runtime id the token then reached: asked again only for a new token or when
+ * that token reaches another runtime id. One map per process, on globalThis: a program bundled in
+ * two halves (the MCP server's start-up probe and its tool calls) asks once, not once per copy.
+ */
+const GUARD_SEEN = Symbol.for("@resmon/api-client/guard-seen");
+const processWide = globalThis as { [GUARD_SEEN]?: Map<string, string | null> };
+if (!processWide[GUARD_SEEN]) processWide[GUARD_SEEN] = new Map();
+const guardSeen: Map<string, string | null> = processWide[GUARD_SEEN];
+
+/**
+ * Before a token is trusted to a port: that port must refuse a request without it, as every resmon
+ * with the guard does. A crash leaves api-token-<port> behind; another process that later takes the
+ * port and answers everything (an `identity` block included) would otherwise be attached to with
+ * the stale token, its answers served as the user's. Null when the port refused, else the refusal.
+ */
+async function refusalUnlessGuarded(
+  located: Omit<DiscoveryRefusal, "kind" | "message"> & { port: number; tokenFile: string },
+  namedBy: string,
+  timeoutMs: number,
+): Promise<Discovery | null> {
+  const asked = await askWithoutToken(located.port, timeoutMs);
+  if (asked.answer === "refused") return null;
+  const url = loopbackUrl(located.port);
+  if (asked.answer === "unreachable") {
+    return {
+      ok: false,
+      refusal: { ...located, ...probeFailure(asked.error, url, namedBy, located.tokenFile) },
+    };
+  }
+  if (asked.answer === "health" && !asked.identity) {
+    return unguardedRefusal(located, namedBy, asked.version, "taken");
+  }
+  const answered = asked.answer === "health" ? "a health report" : `HTTP ${asked.status}`;
+  const message =
+    `Something answered GET /api/health at ${url}, named by ${namedBy}, with ${answered} when asked without a ` +
+    "token, where resmon refuses (401): it does not check resmon's token, so it is not the resmon that wrote " +
+    `${located.tokenFile}. That file is likely left by a resmon that stopped, and another process holds the ` +
+    "port now. The token was not sent and nothing it answered is used. Restart resmon so it writes its current " +
+    "port and token. No other port was tried.";
+  return { ok: false, refusal: { ...located, kind: "not_resmon", message } };
 }
 
 /**
@@ -443,6 +506,11 @@ export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
   }
 
   opts.onToken?.(token.token);
+  const seenKey = `${port} ${token.token}`;
+  if (!guardSeen.has(seenKey)) {
+    const refused = await refusalUnlessGuarded(located, namedBy, probeTimeoutMs);
+    if (refused) return refused;
+  }
   const maxBodyBytes = opts.maxBodyBytes !== undefined ? { maxBodyBytes: opts.maxBodyBytes } : {};
   const probe = createResmonClient({
     port,
@@ -467,12 +535,16 @@ export async function discover(opts: DiscoverOptions = {}): Promise<Discovery> {
   }
 
   const identity = parseIdentity(answer.data);
-  // A health with no identity may come from a resmon with no guard, which takes any token, a stale
-  // one included: asked once more without a token, such a resmon answers, and is not attached to.
-  if (!identity.ok && identity.problem === "missing") {
-    const unguarded = await unguardedResmonVersion(port, probeTimeoutMs);
-    if (unguarded !== null) return unguardedRefusal(located, namedBy, unguarded, "taken");
+  const runtimeId = identity.ok ? identity.identity.runtime_id : null;
+  // The same token reaching another runtime id is not how resmon works (every start mints a token): ask again.
+  if (guardSeen.has(seenKey) && guardSeen.get(seenKey) !== runtimeId) {
+    const refused = await refusalUnlessGuarded(located, namedBy, probeTimeoutMs);
+    if (refused) {
+      guardSeen.delete(seenKey);
+      return refused;
+    }
   }
+  guardSeen.set(seenKey, runtimeId);
   const client = createResmonClient({
     port,
     token: token.token,

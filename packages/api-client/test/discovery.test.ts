@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,8 @@ import {
 } from "./helpers/loopback-server.js";
 
 const OTHER_TOKEN = "other_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm";
+/** A token no other case used: discovery remembers ports it saw refuse a token-less request, by port and token. */
+const freshToken = () => randomBytes(33).toString("base64url");
 
 let root = "";
 let home = "";
@@ -107,7 +110,8 @@ describe("which port is named", () => {
       RESMON_STATE_DIR: stateDir,
     });
     expect(found).toMatchObject({ ok: true, port: byEnv.port, portSource: "RESMON_PORT", stateDir });
-    expect(byEnv.received).toHaveLength(1);
+    // One request without the token (refused, as resmon's guard does), then one with it.
+    expect(byEnv.received).toHaveLength(2);
     expect(byFile.received).toHaveLength(0);
   });
 
@@ -288,12 +292,12 @@ describe("the named instance", () => {
       },
     );
 
-    it("a token file that is there is used as always: no token-less request", async () => {
+    it("a token file that is there is used once the port has refused a request without it", async () => {
       const live = await fakeResmon();
       await put(join(defaultState(), `api-token-${live.port}`), TOKEN);
       const found = await run({ RESMON_PORT: String(live.port) });
       expect(found.ok).toBe(true);
-      expect(live.received.map((r) => r.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
+      expect(live.received.map((r) => r.headers.authorization)).toEqual([undefined, `Bearer ${TOKEN}`]);
     });
   });
 
@@ -316,7 +320,7 @@ describe("the named instance", () => {
     });
     expect(refusal.message).toContain("token_invalid");
     expect(refusal.message).not.toMatch(/not running/);
-    expect(live.received[0]?.headers.authorization).toBe(`Bearer ${OTHER_TOKEN}`);
+    expect(live.received.map((r) => r.headers.authorization)).toEqual([undefined, `Bearer ${OTHER_TOKEN}`]);
   });
 
   it.each([
@@ -387,8 +391,84 @@ describe("a confirmed instance", () => {
       ok: true,
       identity: { ok: false, problem: "missing" },
     });
-    // The health had no identity, so it was asked once more without a token: the guard refused that.
-    expect(server.received.map((r) => r.headers.authorization)).toEqual([`Bearer ${TOKEN}`, undefined]);
+    // Asked without a token first: the guard refused that, so the token was sent.
+    expect(server.received.map((r) => r.headers.authorization)).toEqual([undefined, `Bearer ${TOKEN}`]);
+  });
+
+  describe("attached only to a port that refuses a token-less request (issue 34 point 4)", () => {
+    it("a stale token file beside another process answering 200 with an identity: refused by name, the token never sent", async () => {
+      // A crash left api-token-<port>; another process took the port and answers everything.
+      const impostor = await startServer((_req, res) => sendJson(res, 200, HEALTH_BODY));
+      servers.push(impostor);
+      // A token of its own: a port an earlier case confirmed with TOKEN may be handed out again.
+      const tokenFile = await put(join(defaultState(), `api-token-${impostor.port}`), freshToken());
+      const refusal = refusalOf(await run({ RESMON_PORT: String(impostor.port) }));
+      expect(refusal.kind).toBe("not_resmon");
+      expect(refusal.message).toContain(
+        "with a health report when asked without a token, where resmon refuses (401)",
+      );
+      expect(refusal.message).toContain(`not the resmon that wrote ${tokenFile}`);
+      expect(refusal.message).toContain("The token was not sent");
+      expect(impostor.received.map((r) => r.headers.authorization)).toEqual([undefined]);
+    });
+
+    it("a guarded resmon is asked once without the token, then not again for that token and runtime id", async () => {
+      const live = await fakeResmon();
+      await put(join(defaultState(), `api-token-${live.port}`), TOKEN);
+      expect((await run({ RESMON_PORT: String(live.port) })).ok).toBe(true);
+      expect((await run({ RESMON_PORT: String(live.port) })).ok).toBe(true);
+      expect(live.received.map((r) => r.headers.authorization)).toEqual([
+        undefined,
+        `Bearer ${TOKEN}`,
+        `Bearer ${TOKEN}`,
+      ]);
+    });
+
+    it("the same token reaching another runtime id is asked again: an impostor then is refused", async () => {
+      let guarded = true;
+      let health: unknown = HEALTH_BODY;
+      const box = { port: 0 };
+      const server = await startServer((req, res) => {
+        if (guarded && req.headers.authorization === undefined) {
+          sendJson(res, 401, { detail: { reason: "token_missing", message: "no token" } });
+          return;
+        }
+        sendJson(res, 200, health);
+      });
+      box.port = server.port;
+      servers.push(server);
+      await put(join(defaultState(), `api-token-${server.port}`), TOKEN);
+      expect((await run({ RESMON_PORT: String(server.port) })).ok).toBe(true);
+      // resmon stopped without removing its token file; something else answers on the port now.
+      guarded = false;
+      const runtime_id = "0f4c3a1e-9d2b-4c4e-8f7a-2b1c3d4e5f60";
+      health = { ...HEALTH_BODY, identity: { ...HEALTH_BODY.identity, runtime_id } };
+      const refusal = refusalOf(await run({ RESMON_PORT: String(server.port) }));
+      expect(refusal.kind).toBe("not_resmon");
+      expect(server.received.map((r) => r.headers.authorization)).toEqual([
+        undefined,
+        `Bearer ${TOKEN}`,
+        `Bearer ${TOKEN}`,
+        undefined,
+      ]);
+    });
+
+    it.each([
+      ["a 404", 404],
+      ["a 500", 500],
+      ["a 403", 403],
+    ])(
+      "a port answering the token-less health with %s is not_resmon, the token never sent",
+      async (_w, status) => {
+        const server = await startServer((_req, res) => sendJson(res, status, { detail: "no" }));
+        servers.push(server);
+        await put(join(defaultState(), `api-token-${server.port}`), freshToken());
+        const refusal = refusalOf(await run({ RESMON_PORT: String(server.port) }));
+        expect(refusal.kind).toBe("not_resmon");
+        expect(refusal.message).toContain(`with HTTP ${status} when asked without a token`);
+        expect(server.received.map((r) => r.headers.authorization)).toEqual([undefined]);
+      },
+    );
   });
 
   it("a token file beside a resmon with no guard (which takes any token) is not attached through", async () => {
@@ -401,6 +481,7 @@ describe("a confirmed instance", () => {
     expect(refusal.kind).toBe("unguarded_resmon");
     expect(refusal.message).toContain("resmon 1.7.0 answers at");
     expect(refusal.message).toContain("is not its own");
-    expect(server.received.map((r) => r.headers.authorization)).toEqual([`Bearer ${OTHER_TOKEN}`, undefined]);
+    // Asked without a token first, it answered: the token file's token was never sent.
+    expect(server.received.map((r) => r.headers.authorization)).toEqual([undefined]);
   });
 });

@@ -153,14 +153,21 @@ describe.skipIf(!HAVE_CLI)("the start-up probe, through the bin", () => {
             `^\\[resmon-mcp\\] ${PROBE_PREFIX} resmon answered at http://127\\.0\\.0\\.1:${running.port}`,
           ),
         );
-        // The warm-up health call (sdk-side.ts: discovery's health, the route list, the call's own
-        // health), then the probe's health: all made by the time the probe's line is out.
+        // The warm-up health call (sdk-side.ts: discovery's token-less health, which a guarded resmon
+        // refuses, then its health, the route list, the call's own health), then the probe's health:
+        // all made by the time the probe's line is out. The port was checked once, not per probe.
         expect(
           running.requests
             .slice(before)
-            .map((r) => `${r.method} ${r.path}`)
+            .map((r) => `${r.method} ${r.path} ${r.status}`)
             .sort(),
-        ).toEqual(["GET /api/health", "GET /api/health", "GET /api/health", "GET /openapi.json"]);
+        ).toEqual([
+          "GET /api/health 200",
+          "GET /api/health 200",
+          "GET /api/health 200",
+          "GET /api/health 401",
+          "GET /openapi.json 200",
+        ]);
         expect(server.stderr).not.toContain(running.token);
         onlyFrames(server.stdout);
       } finally {

@@ -130,9 +130,13 @@ export class HostileBackend {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const auth = req.headers.authorization;
-    if (typeof auth === "string" && auth.startsWith("Bearer ")) this.tokensSeen.add(auth.slice(7).trim());
+    const bearer = typeof auth === "string" && auth.startsWith("Bearer ");
+    if (bearer) this.tokensSeen.add(auth.slice(7).trim());
     this.onRequest?.(req);
     const body = await bodyText(req).catch(() => Buffer.alloc(0));
+    // A guarded resmon refuses a request with no token before any route runs: the stand-in's guard
+    // answers it (401 token_missing), and no rule takes it.
+    if (!bearer) return this.passThrough(req, body, res, false);
     const behaviour = this.match(req);
     if (behaviour === null) return this.passThrough(req, body, res);
     this.taken++;
@@ -151,10 +155,12 @@ export class HostileBackend {
     }
   }
 
-  private passThrough(req: IncomingMessage, body: Buffer, res: ServerResponse): void {
+  /** To the stand-in; a request that carried a token carries the stand-in's instead (whatever it sent). */
+  private passThrough(req: IncomingMessage, body: Buffer, res: ServerResponse, withToken = true): void {
+    const { authorization: _sent, ...rest } = req.headers;
     const headers = {
-      ...req.headers,
-      authorization: `Bearer ${this.kit.token}`,
+      ...rest,
+      ...(withToken ? { authorization: `Bearer ${this.kit.token}` } : {}),
       host: `127.0.0.1:${this.kit.port}`,
     };
     const upstream = request(
