@@ -78,6 +78,28 @@ describe.skipIf(!HAVE_CLI)("a cancelled call", () => {
     }
   }, 60_000);
 
+  it("a storm of 50 call+cancel pairs at 3 s a request leaves the next call as fast as before", async () => {
+    const client = await clientFor();
+    try {
+      expect(isError(await client.callTool({ name: "health", arguments: {} }))).toBe(false);
+      kit.setFault("/api/routines", { kind: "delay", ms: 3_000 }, { method: "GET" });
+      const before = kit.requests.length;
+      const storm = Array.from({ length: 50 }, () => cancelled(client, "list_routines", {}, 100));
+      expect(new Set(await Promise.all(storm))).toEqual(new Set(["cancelled"]));
+      const started = Date.now();
+      expect(isError(await client.callTool({ name: "health", arguments: {} }))).toBe(false);
+      // Less than one of the storm's requests (the old code: 15.2 s, all 50 sent; with stdin paused
+      // while calls queued, the cancels were read only after the queue drained: 18 s).
+      expect(Date.now() - started).toBeLessThan(3_000);
+      // The calls that were running when their cancels came had sent theirs; those queued, none.
+      const sent = kit.requests.slice(before).filter((r) => r.route === "/api/routines").length;
+      expect(sent).toBeLessThanOrEqual(16);
+    } finally {
+      kit.setFault("/api/routines", null, { method: "GET" });
+      await client.close();
+    }
+  }, 60_000);
+
   it("cancelled after its write was sent is said on stderr as possibly done, with the read that shows it", async () => {
     const client = await clientFor();
     try {

@@ -1,12 +1,13 @@
 /**
  * stdout's backpressure and the bound on what the server holds (issue 25), alone: frames go out only
  * while the stream takes them, the rest after 'drain', in order, none lost; at most MAX_OPEN_CALLS
- * calls are open, stdin paused meanwhile, in arrival order. The whole, under many large answers and
+ * calls are open, in arrival order; stdin is paused only past MAX_QUEUED_CHARS waiting, so a cancel
+ * is read at once. The whole, under many large answers and
  * a slow reader, is the reliability suite's stdout group (tools/test/reliability/stdout.test.ts).
  */
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { createFlow, MAX_OPEN_CALLS } from "../src/protocol/flow.js";
+import { createFlow, MAX_OPEN_CALLS, MAX_QUEUED_CHARS } from "../src/protocol/flow.js";
 
 /** A stream that takes `room` characters, then says it is full until drain() is called. */
 class TightStream extends EventEmitter {
@@ -53,24 +54,24 @@ describe("the flow's writer", () => {
 });
 
 describe("the flow's bounds", () => {
-  it(`holds at most ${MAX_OPEN_CALLS} calls, pauses stdin past that, and keeps arrival order`, () => {
+  it(`holds at most ${MAX_OPEN_CALLS} calls and keeps arrival order, reading on`, () => {
     const { flow, dispatched, events } = flowOver(new TightStream(1_000_000));
     const call = (id: number) => ({ method: "tools/call", id });
     for (let id = 1; id <= MAX_OPEN_CALLS + 2; id += 1) flow.offer(call(id));
     flow.offer({ method: "ping", id: 100 });
     expect(dispatched).toHaveLength(MAX_OPEN_CALLS);
-    expect(events).toEqual(["pause"]);
+    // A few small messages waiting: stdin is read on (a cancel must be heard).
+    expect(events).toEqual([]);
     // One answer out: the next call goes in; the ping still waits behind the last call.
     flow.write("answer-1\n", 1);
     expect(dispatched).toHaveLength(MAX_OPEN_CALLS + 1);
-    expect(events).toEqual(["pause"]);
     // A cancelled call whose work has ended frees its place too (the SDK answers nothing to it).
     flow.ended(2);
     expect(dispatched.map((m) => (m as { id: number }).id)).toEqual([
       ...Array.from({ length: MAX_OPEN_CALLS + 2 }, (_, i) => i + 1),
       100,
     ]);
-    expect(events).toEqual(["pause", "resume"]);
+    expect(events).toEqual([]);
     // An unknown id, or an answer to something that is not an open call, frees no place.
     flow.ended(999);
     flow.write("answer-100\n", 100);
@@ -80,7 +81,7 @@ describe("the flow's bounds", () => {
     expect(dispatched).toHaveLength(MAX_OPEN_CALLS + 4);
   });
 
-  it("hands nothing on before the session is ready, holding it in order with stdin paused", () => {
+  it("hands nothing on before the session is ready, holding it in order", () => {
     const dispatched: unknown[] = [];
     const events: string[] = [];
     const flow = createFlow({
@@ -97,7 +98,20 @@ describe("the flow's bounds", () => {
       { method: "ping", id: 1 },
       { method: "tools/call", id: 2 },
     ]);
+    expect(events).toEqual([]);
+  });
+
+  it(`pauses stdin past ${MAX_QUEUED_CHARS} characters waiting, and resumes once they have gone on`, () => {
+    const { flow, dispatched, events } = flowOver(new TightStream(1_000_000));
+    const call = (id: number) => ({ method: "tools/call", id });
+    for (let id = 1; id <= MAX_OPEN_CALLS; id += 1) flow.offer(call(id), 100);
+    flow.offer(call(100), MAX_QUEUED_CHARS / 2);
+    expect(events).toEqual([]);
+    flow.offer(call(101), MAX_QUEUED_CHARS / 2 + 1);
+    expect(events).toEqual(["pause"]);
+    flow.write("answer-1\n", 1);
     expect(events).toEqual(["pause", "resume"]);
+    expect(dispatched).toHaveLength(MAX_OPEN_CALLS + 1);
   });
 
   it("lets a cancel overtake the queue: a waiting call is dropped unrun, a running one hears it at once", () => {

@@ -2,8 +2,9 @@
  * What the server holds for answers, bounded by calls and by bytes (issues 25, 34). Frames go to
  * stdout only while it takes them (else after 'drain'); the rest wait here in order, none dropped.
  * Inbound messages are handed on in order while there is room (a tools/call while fewer than
- * MAX_OPEN_CALLS are open); otherwise stdin is paused, so a slow reader slows the harness's writes
- * instead of growing this process.
+ * MAX_OPEN_CALLS are open). stdin is read on while what waits is
+ * small, so a cancel is heard at once, and paused past MAX_QUEUED_CHARS, so a slow reader slows the
+ * harness's writes instead of growing this process.
  */
 import { isId, isPlain } from "./lines.js";
 
@@ -17,6 +18,15 @@ export interface FrameOutput {
 
 /** Tool calls running at once (200 concurrent 240 KiB pages, slow reader: 144–183 MB RSS with 8, 189 with 16). */
 export const MAX_OPEN_CALLS = 8;
+/** Inbound text waiting to be handed on past which stdin is paused. */
+export const MAX_QUEUED_CHARS = 1024 * 1024;
+
+interface Waiting {
+  value: unknown;
+  call: Id | undefined;
+  chars: number;
+  dropped?: boolean;
+}
 
 /** `dispatch` hands a message on (to the SDK); `pause` and `resume` stop and restart reading stdin. */
 export function createFlow(options: {
@@ -26,9 +36,12 @@ export function createFlow(options: {
   resume(): void;
 }) {
   const open = new Set<Id>();
-  const inbound: { value: unknown; call: Id | undefined }[] = [];
+  const inbound: Waiting[] = [];
+  /** The calls among `inbound`, by id: a cancel finds its call here. */
+  const queuedCalls = new Map<Id, Waiting>();
+  let queuedChars = 0;
   let paused = false;
-  /** Nothing is handed on until the session is there to take it. */
+  /** Nothing is handed on before the session is there to take it. */
   let ready = false;
   /** Frames the stream has not taken yet, each with the call it answers (open until it is taken). */
   const waiting: { frame: string; answers: Id | undefined }[] = [];
@@ -40,11 +53,15 @@ export function createFlow(options: {
     options.dispatch(value);
   };
   const pump = () => {
-    while (inbound.length > 0 && room(inbound[0]?.call)) {
-      const next = inbound.shift() as (typeof inbound)[number];
-      dispatch(next.value, next.call);
+    while (inbound.length > 0) {
+      const next = inbound[0] as Waiting;
+      if (!next.dropped && !room(next.call)) break;
+      inbound.shift();
+      queuedChars -= next.chars;
+      if (next.call !== undefined) queuedCalls.delete(next.call);
+      if (!next.dropped) dispatch(next.value, next.call);
     }
-    if (paused && inbound.length === 0) {
+    if (paused && queuedChars <= MAX_QUEUED_CHARS) {
       paused = false;
       options.resume();
     }
@@ -68,23 +85,28 @@ export function createFlow(options: {
   };
 
   return {
-    /** One inbound message, in order. */
-    offer(value: unknown) {
+    /** One inbound message, in order; `chars`, the length of its line. */
+    offer(value: unknown, chars = 0) {
       const call = isPlain(value) && value.method === "tools/call" && isId(value.id) ? value.id : undefined;
       // A cancel overtakes the queue: a waiting call is dropped unrun (the protocol answers nothing to
       // it), a running one hears of it now rather than after the calls queued behind it.
       const params = isPlain(value) && value.method === "notifications/cancelled" ? value.params : undefined;
       const cancelled = isPlain(params) && isId(params.requestId) ? params.requestId : undefined;
-      const waitingCall = inbound.findIndex((m) => cancelled !== undefined && m.call === cancelled);
-      if (waitingCall >= 0) {
-        inbound.splice(waitingCall, 1);
+      const queued = cancelled === undefined ? undefined : queuedCalls.get(cancelled);
+      if (queued) {
+        queued.dropped = true;
         return pump();
       }
       if (cancelled !== undefined && open.has(cancelled)) return options.dispatch(value);
       if (inbound.length === 0 && room(call)) return dispatch(value, call);
-      inbound.push({ value, call });
-      if (!paused) options.pause();
-      paused = true;
+      const entry: Waiting = { value, call, chars };
+      inbound.push(entry);
+      if (call !== undefined) queuedCalls.set(call, entry);
+      queuedChars += chars;
+      if (!paused && queuedChars > MAX_QUEUED_CHARS) {
+        paused = true;
+        options.pause();
+      }
     },
     /**
      * One frame for stdout; `answers` is the id of the request it answers, if it is an answer: a call

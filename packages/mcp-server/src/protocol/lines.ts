@@ -73,8 +73,8 @@ export function firstDuplicateKey(text: string): string | undefined {
 
 /** Feed decoded text to `push`; each complete line is parsed and handled before it returns. */
 export function createLineReader(options: {
-  /** One parsed line (the SDK's schema checks it: sdk.ts). */
-  deliver(value: unknown): void;
+  /** One parsed line (the SDK's schema checks it: sdk.ts), and its length. */
+  deliver(value: unknown, chars: number): void;
   /** An error this reader answers on its own. */
   answer(error: ErrorAnswer): void;
 }): { push(text: string): void } {
@@ -92,7 +92,7 @@ export function createLineReader(options: {
       return options.answer(errorAnswer(null, -32700, "Parse error"));
     }
     const repeated = isPlain(value) && value.method === "tools/call" ? firstDuplicateKey(line) : undefined;
-    if (repeated === undefined) return options.deliver(value);
+    if (repeated === undefined) return options.deliver(value, line.length);
     const why = `the key ${repeated} appears twice, and readers disagree on which one counts, so the call was not run`;
     const id = isPlain(value) && isId(value.id) ? value.id : null;
     options.answer(errorAnswer(id, -32602, `Invalid params: ${why}.`, { field: repeated }));

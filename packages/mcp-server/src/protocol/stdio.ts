@@ -71,13 +71,13 @@ export function startStdio(options: {
   };
 
   const reader = createLineReader({
-    deliver(value) {
+    deliver(value, chars) {
       if (state === "front" && front.take(value)) {
         taken.push(value as Json);
         // The session is under way: load the rest now, while the harness reads the list.
         if (front.listed) setImmediate(() => void handover());
       } else if (state !== "closed") {
-        flow.offer(value); // held (stdin paused) until the session is there
+        flow.offer(value, chars); // held until the session is there
         void handover();
       }
     },
