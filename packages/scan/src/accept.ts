@@ -72,7 +72,7 @@ export async function acceptScreen(call: Call, scores: ScreenScore[]): Promise<S
   );
   if (held) {
     if (held.accepted_hash === hash) return envelopeOf(state, call.records, { replayed: true });
-    throw alreadyAccepted("screening batch", held.index);
+    throw alreadyAccepted("screening batch", held.index, nextActionOf(state));
   }
   const step = expectStep(state, "screen", "screen_scores");
   checkScreenScores(
@@ -96,26 +96,24 @@ export async function acceptGap(call: Call, queries: GapQuery[]): Promise<ScanEn
   const hash = artifactHash(clean.map((q, i) => ({ doc_id: i, ...q })));
   if (state.gap?.accepted_hash) {
     if (state.gap.accepted_hash === hash) return envelopeOf(state, call.records, { replayed: true });
-    throw new ToolError("conflict", "Gap queries were already accepted; they are never changed.", {
-      conflict: "already_accepted",
-    });
+    throw alreadyAccepted("gap query list", null, nextActionOf(state));
   }
   expectStep(state, "gap_queries", "gap_queries");
   const known = new Set(state.inputs.queries.criteria.map((c) => c.id));
   const bad = [...new Set(clean.filter((q) => !known.has(q.criterion)).map((q) => q.criterion))];
   if (clean.length > 8) {
-    throw new ToolError("invalid_argument", "At most 8 gap queries.", {
+    throw new ToolError("invalid_argument", "At most 8 gap queries; send 8 or fewer ([] skips the round).", {
       field: "gap_queries",
       reason: "bad_artifact",
+      next_action: "write_gap_queries",
     });
   }
   if (bad.length || clean.some((q) => typeof q.text !== "string" || q.text.trim() === "")) {
-    throw badArtifact("gap query list", {
-      missing_ids: [],
-      unknown_ids: [],
-      duplicate_ids: [],
-      bad_criteria: bad,
-    });
+    throw badArtifact(
+      "gap query list",
+      { missing_ids: [], unknown_ids: [], duplicate_ids: [], bad_criteria: bad },
+      { next_action: "write_gap_queries" },
+    );
   }
   const gap = state.gap as NonNullable<ScanState["gap"]>;
   gap.queries = clean;
@@ -138,7 +136,7 @@ export async function acceptRanked(call: Call, entries: RankedEntry[]): Promise<
   );
   if (held) {
     if (held.accepted_hash === hash) return envelopeOf(state, call.records, { replayed: true });
-    throw alreadyAccepted("shortlist page", held.index);
+    throw alreadyAccepted("shortlist page", held.index, nextActionOf(state));
   }
   const step = expectStep(state, "rank", "ranked_entries");
   checkRankedPage(step.page.doc_ids, entries, ranksTaken(state.pages, step.page));
@@ -166,12 +164,11 @@ export function mergeFinalEntries(state: ScanState, entries: RankedEntry[]): { r
   for (const p of state.pages) for (const id of p.doc_ids) pageOf.set(id, p);
   const unknown = entries.filter((e) => !pageOf.has(e.doc_id)).map((e) => e.doc_id);
   if (unknown.length) {
-    throw badArtifact("ranked entry list", {
-      missing_ids: [],
-      unknown_ids: unknown,
-      duplicate_ids: [],
-      bad_criteria: [],
-    });
+    throw badArtifact(
+      "ranked entry list",
+      { missing_ids: [], unknown_ids: unknown, duplicate_ids: [], bad_criteria: [] },
+      { next_action: nextActionOf(state) },
+    );
   }
   const byPage = new Map<Page, RankedEntry[]>();
   for (const e of entries) {
@@ -183,7 +180,7 @@ export function mergeFinalEntries(state: ScanState, entries: RankedEntry[]): { r
     if (page.accepted_hash !== null) {
       const accepted = new Map((page.entries ?? []).map((e) => [e.doc_id, artifactHash([e])]));
       if (list.some((e) => accepted.get(e.doc_id) !== artifactHash([e])))
-        throw alreadyAccepted("shortlist page", page.index);
+        throw alreadyAccepted("shortlist page", page.index, nextActionOf(state));
       continue;
     }
     checkRankedPage(page.doc_ids, list, ranksTaken(state.pages, page));

@@ -45,11 +45,11 @@ export function badArtifact(
     problems.duplicate_ids.length && `${problems.duplicate_ids.length} repeated`,
     problems.bad_criteria.length && `unknown criteria ${problems.bad_criteria.join(", ")}`,
   ].filter(Boolean);
-  return new ToolError("invalid_argument", `The ${what} does not fit: ${parts.join(", ")}.`, {
-    reason: "bad_artifact",
-    ...problems,
-    ...extra,
-  });
+  return new ToolError(
+    "invalid_argument",
+    `The ${what} does not fit: ${parts.join(", ")}. Send it again with every id it asks for once, and no other (detail names them).`,
+    { reason: "bad_artifact", ...problems, ...extra },
+  );
 }
 
 /** Every item of the batch exactly once, no other ids, criteria from the plan only. */
@@ -69,7 +69,8 @@ export function checkScreenScores(
     for (const c of s.criteria_hit ?? []) if (!known.has(c)) bad.add(c);
   }
   const problems = { ...ids, bad_criteria: [...bad] };
-  if (hasProblems(problems)) throw badArtifact("screening batch", problems);
+  if (hasProblems(problems))
+    throw badArtifact("screening batch", problems, { next_action: "screen_candidates" });
 }
 
 /**
@@ -90,12 +91,13 @@ export function checkRankedPage(
     bad_criteria: [],
   };
   const badRanks = entries.filter((e) => !Number.isInteger(e.rank) || e.rank < 1).map((e) => e.doc_id);
-  if (hasProblems(problems)) throw badArtifact("shortlist page", problems);
+  if (hasProblems(problems)) throw badArtifact("shortlist page", problems, { next_action: "rank_shortlist" });
   if (badRanks.length) {
     throw new ToolError("invalid_argument", "Each rank is a positive integer.", {
       reason: "bad_artifact",
       field: "ranked_entries.rank",
       bad_rank_ids: badRanks,
+      next_action: "rank_shortlist",
     });
   }
   const holders = new Map<number, number[]>();
@@ -120,6 +122,7 @@ export function checkRankedPage(
         duplicate_ids: [],
         bad_criteria: [],
         duplicate_ranks: twice,
+        next_action: "rank_shortlist",
       },
     );
   }
@@ -134,10 +137,15 @@ export function wrongPhase(message: string, nextAction: NextAction): ToolError {
   return new ToolError("invalid_argument", message, { reason: "wrong_phase", next_action: nextAction });
 }
 
-export function alreadyAccepted(what: string, index: number): ToolError {
+/** An accepted batch or page sent again changed: refused, saying what the scan asks for now. */
+export function alreadyAccepted(what: string, index: number | null, next: NextAction): ToolError {
   return new ToolError(
     "conflict",
-    `That ${what} was already accepted with other judgements; an accepted ${what} is never changed.`,
-    { conflict: "already_accepted", [what === "screening batch" ? "batch" : "page"]: index },
+    `That ${what} was already accepted with other judgements; an accepted ${what} is never changed. The scan now asks for ${next}: follow detail.next_action.`,
+    {
+      conflict: "already_accepted",
+      ...(index === null ? {} : { [what === "screening batch" ? "batch" : "page"]: index }),
+      next_action: next,
+    },
   );
 }

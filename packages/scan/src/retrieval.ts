@@ -180,8 +180,13 @@ async function submit(call: Call, task: RetrievalTask): Promise<void> {
         call.save();
         throw new ToolError(
           "upstream_error",
-          `resmon answered a new sweep with execution ${outcome.execution_id}, a run this scan already holds, so the answer was not used.`,
-          { stage: "retrieve", reason: "execution_id_reused", execution_id: outcome.execution_id },
+          `resmon answered a new sweep with execution ${outcome.execution_id}, a run this scan already holds, so the answer was not used. Poll with scan_continue: the sweep is matched with resmon's list of runs, never sent twice.`,
+          {
+            stage: "retrieve",
+            reason: "execution_id_reused",
+            execution_id: outcome.execution_id,
+            next_action: "await_retrieval",
+          },
         );
       }
       task.status = "running";

@@ -132,6 +132,8 @@ describe("refusals", () => {
       expect(e.code).toBe("invalid_argument");
       expect(e.detail.reason).toBe("bad_artifact");
       expect(e.detail[c.key]).toEqual(c.value);
+      // Every refusal says the next step.
+      expect(e.detail.next_action).toBe("screen_candidates");
     }
     // Nothing was accepted: the same batch is still asked for.
     const poll = await engine.continue({ scan_id: args.scan_id });
@@ -152,7 +154,8 @@ describe("refusals", () => {
     );
     const e = await refusal(engine.continue({ scan_id: args.scan_id, screen_scores: changed }));
     expect(e.code).toBe("conflict");
-    expect(e.detail).toMatchObject({ conflict: "already_accepted", batch: 0 });
+    expect(e.detail).toMatchObject({ conflict: "already_accepted", batch: 0, next_action: next.next_action });
+    expect(e.message).toContain(`The scan now asks for ${next.next_action}`);
   });
 
   it("verify before every shortlisted paper is ranked: bad_artifact with missing_ids; after completion nothing new", async () => {
