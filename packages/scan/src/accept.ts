@@ -139,10 +139,15 @@ export async function acceptRanked(call: Call, entries: RankedEntry[]): Promise<
     throw alreadyAccepted("shortlist page", held.index, nextActionOf(state));
   }
   const step = expectStep(state, "rank", "ranked_entries");
-  checkRankedPage(step.page.doc_ids, entries, ranksTaken(state.pages, step.page));
+  checkRankedPage(step.page.doc_ids, entries, ranksTaken(state.pages, step.page), shortlistSize(state));
   acceptPage(step.page, entries, hash);
   call.save();
   return advance(call);
+}
+
+/** How many papers the shortlist holds: the highest rank there is. */
+function shortlistSize(state: ScanState): number {
+  return state.pages.reduce((n, p) => n + p.doc_ids.length, 0);
 }
 
 /** The ranks the other accepted pages hold (rank → doc id): a rank orders the whole shortlist. */
@@ -183,7 +188,7 @@ export function mergeFinalEntries(state: ScanState, entries: RankedEntry[]): { r
         throw alreadyAccepted("shortlist page", page.index, nextActionOf(state));
       continue;
     }
-    checkRankedPage(page.doc_ids, list, ranksTaken(state.pages, page));
+    checkRankedPage(page.doc_ids, list, ranksTaken(state.pages, page), shortlistSize(state));
     acceptPage(page, list, artifactHash(list));
     replayOnly = false;
   }

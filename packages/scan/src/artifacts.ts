@@ -82,6 +82,7 @@ export function checkRankedPage(
   page: readonly number[],
   entries: readonly RankedEntry[],
   taken: ReadonlyMap<number, number> = new Map(),
+  shortlisted = Number.MAX_SAFE_INTEGER,
 ): void {
   const problems: FitProblems = {
     ...fitIds(
@@ -90,15 +91,22 @@ export function checkRankedPage(
     ),
     bad_criteria: [],
   };
-  const badRanks = entries.filter((e) => !Number.isInteger(e.rank) || e.rank < 1).map((e) => e.doc_id);
+  // A rank orders the shortlist: 1 to its size, never beyond it.
+  const badRanks = entries
+    .filter((e) => !Number.isInteger(e.rank) || e.rank < 1 || e.rank > shortlisted)
+    .map((e) => e.doc_id);
   if (hasProblems(problems)) throw badArtifact("shortlist page", problems, { next_action: "rank_shortlist" });
   if (badRanks.length) {
-    throw new ToolError("invalid_argument", "Each rank is a positive integer.", {
-      reason: "bad_artifact",
-      field: "ranked_entries.rank",
-      bad_rank_ids: badRanks,
-      next_action: "rank_shortlist",
-    });
+    throw new ToolError(
+      "invalid_argument",
+      `Each rank is a whole number from 1 to ${shortlisted} (the shortlist's size); send the page again with ranks in that range.`,
+      {
+        reason: "bad_artifact",
+        field: "ranked_entries.rank",
+        bad_rank_ids: badRanks,
+        next_action: "rank_shortlist",
+      },
+    );
   }
   const holders = new Map<number, number[]>();
   for (const [rank, id] of taken) holders.set(rank, [id]);

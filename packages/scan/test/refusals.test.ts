@@ -216,6 +216,18 @@ describe("refusals", () => {
       duplicate_ranks: [{ rank: 1, doc_ids: [page[0]?.doc_id, page[1]?.doc_id] }],
     });
     expect(onPage.message).toContain("rank 1 is given to");
+    // A rank beyond the shortlist (50 of a shortlist of 40, say) orders nothing: bad_artifact.
+    const shortlisted = env.progress.shortlisted as number;
+    const beyond = rankPage(page, 1).map((e, i) => (i === 0 ? { ...e, rank: shortlisted + 10 } : e));
+    const outside = await refusal(engine.continue({ scan_id: args.scan_id, ranked_entries: beyond }));
+    expect(outside.code).toBe("invalid_argument");
+    expect(outside.detail).toMatchObject({
+      reason: "bad_artifact",
+      field: "ranked_entries.rank",
+      bad_rank_ids: [page[0]?.doc_id],
+      next_action: "rank_shortlist",
+    });
+    expect(outside.message).toContain(`from 1 to ${shortlisted}`);
     const first = await engine.continue({ scan_id: args.scan_id, ranked_entries: rankPage(page, 1) });
     const next = (first.payload.page as Items).items;
     expect(next.length).toBeGreaterThan(0);
