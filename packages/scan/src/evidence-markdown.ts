@@ -2,6 +2,18 @@
 import { allAnsweredWords, type CoverageSummary, outcomeWords } from "./coverage.js";
 import type { Evidence } from "./evidence-json.js";
 
+/**
+ * "No retraction" said only as far as it was checked: of the ranked papers, those whose lifecycle
+ * resmon checked; the unchecked ones are named as such, never counted as clean.
+ */
+export function noRetractionWords(ranked: number, unchecked: number): string {
+  if (ranked === 0) return "None: no paper was ranked.";
+  if (unchecked === 0) return `None among the ${ranked} ranked papers, by resmon's lifecycle check.`;
+  if (unchecked >= ranked)
+    return "None can be said: no ranked paper's retraction status was checked (see Notes), so a retraction among them would not be seen.";
+  return `None among the ${ranked - unchecked} ranked papers whose lifecycle resmon checked; the other ${unchecked} were not checked, so a retraction among them would not be seen.`;
+}
+
 function line(value: unknown): string {
   return String(value ?? "—").replace(/\s+/g, " ");
 }
@@ -164,7 +176,8 @@ export function renderMarkdown(e: Evidence, brief: string): string {
   }
   out.push(...coverageSection(e));
   out.push("## Removed retractions", "");
-  if (e.retracted.length === 0) out.push("None among the ranked papers.");
+  const ranked = (e.counts as Record<string, number>).ranked ?? 0;
+  if (e.retracted.length === 0) out.push(noRetractionWords(ranked, e.lifecycle_unchecked.length));
   for (const r of e.retracted)
     out.push(`- ${line(r.title)} (resmon id ${r.doc_id}): ${r.label}, ${line(r.notice_url ?? r.notice_doi)}`);
   out.push("");

@@ -81,6 +81,10 @@ describe("on resmon 1.6", () => {
     expect(md).toContain("What this resmon could not do for the scan:");
     expect(md).toContain("no check was asked for");
     expect(md).toMatch(/Corpus searches: \d+, of which 0 ranked by similarity/);
+    // No paper's lifecycle was checked: "no retraction" is not said as if it had been.
+    const removed = md.slice(md.indexOf("## Removed retractions"));
+    expect(removed).toContain("None can be said: no ranked paper's retraction status was checked");
+    expect(removed).not.toContain("None among");
   });
 
   it("a record whose whitespace the CSV collapses, or whose DOI it writes as empty, is no change", async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { RankedEntry, ScanEnvelope } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { noRetractionWords } from "../src/evidence-markdown.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { startArgs } from "./helpers/plan.js";
 
@@ -135,6 +136,10 @@ describe("verification against resmon's record", () => {
     expect(md).toContain("[UNVERIFIED — check manually]");
     expect(md).toContain("Mismatch doi: cited https://doi.org/10.9999/not-this-one; resmon has");
     expect(md).toContain("## Removed retractions");
+    expect(noRetractionWords(40, 1)).toBe(
+      "None among the 39 ranked papers whose lifecycle resmon checked; the other 1 were not checked, so a retraction among them would not be seen.",
+    );
+    expect(noRetractionWords(40, 0)).toBe("None among the 40 ranked papers, by resmon's lifecycle check.");
     // Papers resmon never checked for notices say so; none is presented as "not retracted".
     // Said once for all of them, not repeated per paper.
     expect(md.match(/resmon has not checked these papers for notices/g)).toHaveLength(1);
