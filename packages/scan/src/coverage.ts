@@ -312,10 +312,16 @@ export function gapDecision(
   const reasons: string[] = [];
   const counts = Object.entries(coverage.hits_per_criterion);
   const med = median(counts.map(([, n]) => n));
-  const weakest = counts.reduce<[string, number] | null>((w, c) => (w === null || c[1] < w[1] ? c : w), null);
-  if (weakest && weakest[1] < 8) reasons.push(`Criterion ${weakest[0]} has ${weakest[1]} papers (under 8).`);
-  else if (weakest && weakest[1] < med / 2) {
-    reasons.push(`Criterion ${weakest[0]} has ${weakest[1]} papers, under half the median (${med}).`);
+  // Every criterion the rule names, not only the weakest: the reasons agree with thin_criteria.
+  const few = counts.filter(([, n]) => n < 8);
+  const belowHalf = counts.filter(([, n]) => n >= 8 && n < med / 2);
+  const said = (list: [string, number][]) => list.map(([c, n]) => `${c} (${n})`).join(", ");
+  if (few.length === 1) reasons.push(`Criterion ${said(few)} has under 8 papers.`);
+  if (few.length > 1) reasons.push(`Criteria ${said(few)} have under 8 papers each.`);
+  if (belowHalf.length) {
+    reasons.push(
+      `${belowHalf.length === 1 ? "Criterion" : "Criteria"} ${said(belowHalf)} ${belowHalf.length === 1 ? "has" : "have"} under half the median (${med}) papers.`,
+    );
   }
   for (const q of queryIds) {
     const n = coverage.pool_per_query[q] ?? 0;

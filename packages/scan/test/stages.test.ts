@@ -169,6 +169,21 @@ describe("coverage and the gap round", () => {
       gapDecision("when_thin", false, { ...rich, pool_per_query: { Q1: 40, Q2: 19 } }, ["Q1", "Q2"]).reasons,
     ).toEqual(["Query Q2 contributed 19 candidates (under 20)."]);
   });
+
+  it("names every criterion the rule caught, not only the weakest (as thin_criteria lists them)", () => {
+    const thin = { hits_per_criterion: { C1: 0, C2: 0, C3: 1, C4: 2 }, pool_per_query: { Q1: 40 } };
+    expect(gapDecision("when_thin", false, thin, ["Q1"]).reasons).toEqual([
+      "Criteria C1 (0), C2 (0), C3 (1), C4 (2) have under 8 papers each.",
+    ]);
+    const one = { hits_per_criterion: { C1: 30, C2: 28, C3: 7 }, pool_per_query: { Q1: 40 } };
+    expect(gapDecision("when_thin", false, one, ["Q1"]).reasons).toEqual([
+      "Criterion C3 (7) has under 8 papers.",
+    ]);
+    const half = { hits_per_criterion: { C1: 60, C2: 50, C3: 12, C4: 10 }, pool_per_query: { Q1: 40 } };
+    expect(gapDecision("when_thin", false, half, ["Q1"]).reasons).toEqual([
+      "Criteria C3 (12), C4 (10) have under half the median (31) papers.",
+    ]);
+  });
 });
 
 describe("shortlist", () => {
