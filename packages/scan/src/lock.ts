@@ -130,6 +130,16 @@ function stale(path: string, body: LockBody | null): boolean {
   return body.host === hostname() && (!alive(body.pid) || age > MAX_HOLD_MS);
 }
 
+/**
+ * Who holds the scan's lock now, if a live call does: read only, never waiting and never clearing a
+ * stale lock (scan_result uses it to say a call is running instead of "poll with scan_continue").
+ */
+export function liveHolder(path: string): { tool: string; since: string } | null {
+  const body = readLock(path);
+  if (body === null || stale(path, body)) return null;
+  return { tool: body.tool, since: body.acquired_at };
+}
+
 export interface HeldLock {
   release(): void;
   /** The stale lock this acquisition cleared, if any. */

@@ -1,5 +1,6 @@
 import type { ScanEnvelope, ToolArgs } from "@resmon/mcp-contract";
 import { envelopeOf } from "./envelope.js";
+import { liveHolder } from "./lock.js";
 import { type EngineContext, notFound, withFiles } from "./scan-call.js";
 import { nextStep as nextStepOf } from "./steps.js";
 import { FILES, MAX_MARKDOWN_BYTES, ScanDir } from "./store.js";
@@ -14,6 +15,12 @@ export async function scanResult(ctx: EngineContext, args: ToolArgs<"scan_result
   // Only a batch or a page shows records; the rest of the envelope comes from scan.json alone.
   const kind = nextStepOf(state).kind;
   const envelope = envelopeOf(state, kind === "screen" || kind === "rank" ? dir.readRecords() : {});
+  // A call working on the scan now: said, since scan_continue would be refused until it ends.
+  const running = kind === "complete" ? null : liveHolder(dir.lockPath);
+  if (running) {
+    envelope.payload.running = running;
+    envelope.payload.note = `A ${running.tool} call has been working on this scan since ${running.since}: read scan_result again to see where it got; scan_continue is refused scan_in_progress until that call ends.`;
+  }
   if (args.include_markdown && state.files) {
     // Only the scan's own evidence.md, by its fixed name, bounded, never through a symlink.
     const markdown = dir.readText(FILES.md, MAX_MARKDOWN_BYTES);

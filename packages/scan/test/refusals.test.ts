@@ -267,10 +267,16 @@ describe("refusals", () => {
     // An ordering: scan_result answered while the other call still held the lock, not after it.
     expect(runningEnded).toBe(false);
     expect(read.phase).toBe("retrieve");
+    // It says a call is running, not "poll with scan_continue" (which would be refused meanwhile).
+    expect(read.payload.running).toMatchObject({ tool: "scan_start" });
+    expect(String(read.payload.note)).toMatch(
+      /^A scan_start call has been working on this scan since .*scan_continue is refused scan_in_progress until that call ends\.$/,
+    );
     const other = await r.engine({ waitMs: 100 }).start(startArgs());
     expect(other.next_action).toBe("await_retrieval");
     const env = await running;
     expect(["screen_candidates", "await_retrieval"]).toContain(env.next_action);
+    expect((await engine.result({ scan_id: args.scan_id })).payload.running).toBeUndefined();
     // The lock is gone once the call ends.
     expect(readdirSync(join(r.dataDir, args.scan_id))).not.toContain("lock");
   });
