@@ -1,4 +1,5 @@
 /** evidence.bib: resmon's own BibTeX export of the chosen papers, put in their rank order. */
+import { withBibNote } from "./bib-note.js";
 
 function normDoi(doi: unknown): string | null {
   return typeof doi === "string" && doi.trim()
@@ -28,12 +29,15 @@ function bibField(entry: string, field: string): string | null {
  * resmon's BibTeX of the chosen papers, in their rank order (resmon exports in its own order). An
  * entry is matched to its paper by DOI, else by title; one that matches no paper is kept, at the end.
  */
-export function bibInRankOrder(bib: string, packets: readonly { doi: unknown; title: unknown }[]): string {
+export function bibInRankOrder(
+  bib: string,
+  packets: readonly { doi: unknown; title: unknown; note?: string | null }[],
+): string {
   const entries = bib
     .split(/\n(?=@)/)
     .map((x) => x.trim())
     .filter((x) => x.startsWith("@"));
-  if (entries.length < 2) return bib;
+  if (entries.length === 0) return bib;
   const placed: (string | undefined)[] = packets.map(() => undefined);
   const rest: string[] = [];
   for (const entry of entries) {
@@ -45,7 +49,8 @@ export function bibInRankOrder(bib: string, packets: readonly { doi: unknown; ti
         (p, i) => placed[i] === undefined && title !== null && normTitle(p.title) === title,
       );
     if (at < 0) rest.push(entry);
-    else placed[at] = entry;
+    // The packet's warning (unverified, retraction unchecked) goes into the entry as its note.
+    else placed[at] = withBibNote(entry, packets[at]?.note ?? null);
   }
   return `${[...placed.filter((x): x is string => x !== undefined), ...rest].join("\n\n")}\n`;
 }

@@ -1,4 +1,5 @@
 import type { RankedEntry } from "@resmon/mcp-contract";
+import { bibNote } from "./bib-note.js";
 import type { Call } from "./call.js";
 import { coverageOf } from "./coverage.js";
 import { nothingToRank } from "./envelope.js";
@@ -173,7 +174,7 @@ export async function runVerification(call: Call): Promise<void> {
       call,
       evidence.packets.map((p) => p.doc_id),
     ),
-    evidence.packets,
+    evidence.packets.map((p) => ({ doi: p.doi, title: p.title, note: bibNote(p.verification) })),
   );
   const files = {
     json: call.dir.writeText("evidence.json", `${JSON.stringify(evidence, null, 1)}\n`),

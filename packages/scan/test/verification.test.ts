@@ -152,6 +152,16 @@ describe("verification against resmon's record", () => {
     // evidence.bib is resmon's own BibTeX export of exactly the chosen papers.
     const bib = readFileSync(files.bib, "utf8");
     expect(bib.match(/^@/gm)?.length).toBe(evidence.packets.length);
+    // Each entry carries the packet's warning as its note, as evidence.md marks it.
+    type P = { verification: { verified: boolean; lifecycle_unchecked: boolean } };
+    const packets = evidence.packets as P[];
+    expect(bib.match(/UNVERIFIED against resmon's record/g)?.length ?? 0).toBe(
+      packets.filter((p) => !p.verification.verified).length,
+    );
+    expect(bib.match(/retraction status not checked/g)?.length ?? 0).toBe(
+      packets.filter((p) => p.verification.lifecycle_unchecked).length,
+    );
+    expect(packets.some((p) => !p.verification.verified || p.verification.lifecycle_unchecked)).toBe(true);
     const exportCalls = r.kit.requests.filter((q) => q.route === "/api/export/references");
     const bibCall = exportCalls.find((q) => (q.body as { format: string }).format === "bibtex");
     expect(
