@@ -6,8 +6,6 @@ import { checkState, type RecordBook, type ScanState } from "./state.js";
 
 /** A scan.json or candidates.json larger than this is refused, never read whole (a real scan's is a few MB). */
 export const MAX_STATE_BYTES = 32 * 1024 * 1024;
-/** evidence.md is read back for scan_result's include_markdown; a larger one is refused. */
-export const MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
 
 /** The fixed names of a scan's files: nothing else is ever read or written in its directory. */
 export const FILES = {
@@ -163,6 +161,15 @@ export class ScanDir {
       this.shown(path),
       `The scan's file ${this.shown(path)} in ${this.root} is not the record book it should be; it is left as it is for you to inspect.`,
     );
+  }
+  /** The size of one of the scan's files, without following a symlink; undefined when it is not there. */
+  sizeOf(name: ScanFileName): number | undefined {
+    try {
+      const st = lstatSync(this.file(name));
+      return st.isFile() ? st.size : undefined;
+    } catch {
+      return undefined;
+    }
   }
   readText(name: ScanFileName, maxBytes: number): string | undefined {
     const path = this.file(name);

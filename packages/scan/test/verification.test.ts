@@ -162,6 +162,12 @@ describe("verification against resmon's record", () => {
       packets.filter((p) => p.verification.lifecycle_unchecked).length,
     );
     expect(packets.some((p) => !p.verification.verified || p.verification.lifecycle_unchecked)).toBe(true);
+    // scan_result hands the same texts over the protocol, for a harness without file access.
+    const read = await r
+      .engine()
+      .result({ scan_id: evidence.scan_id, include_bib: true, include_markdown: true });
+    expect(read.payload.bib).toBe(bib);
+    expect(read.payload.markdown).toBe(md);
     const exportCalls = r.kit.requests.filter((q) => q.route === "/api/export/references");
     const bibCall = exportCalls.find((q) => (q.body as { format: string }).format === "bibtex");
     expect(

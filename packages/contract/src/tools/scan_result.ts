@@ -6,10 +6,11 @@ export const scan_result = readTool({
   name: "scan_result",
   title: "Get scan result",
   description:
-    "A scan's envelope from its stored state; never waits on a running call, asks resmon nothing. Once complete: result rows, coverage and the evidence files' paths. include_markdown adds evidence.md's text.",
+    "A scan's envelope from its stored state; never waits on a running call, asks resmon nothing. Once complete: result rows, coverage and the evidence files' paths.",
   input: z.strictObject({
     scan_id: scanIdArg(),
     include_markdown: z.boolean().optional(),
+    include_bib: z.boolean().optional(),
   }),
   output: scanEnvelopeShape(),
   routes: [],
