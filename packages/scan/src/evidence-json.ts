@@ -1,7 +1,8 @@
 /** evidence.json: the chosen packets, alternates, retractions, unverified papers and coverage, as data. */
 import type { CoverageSummary } from "./coverage.js";
+import { LEFT_OUT_WORDS, SLOT_WORDS } from "./mix.js";
 import { yearOf } from "./records.js";
-import { type Ranked, selectPackets } from "./select-packets.js";
+import { type Alternate, type Placed, type Ranked, selectPackets } from "./select-packets.js";
 import type { RecordFrom } from "./state.js";
 
 function packet(r: Ranked) {
@@ -41,6 +42,16 @@ function packet(r: Ranked) {
   };
 }
 
+/** A chosen paper: its position in the result and the slot that put it there, then the packet. */
+function placed(c: Placed) {
+  return { position: c.position, slot: c.slot, slot_words: SLOT_WORDS[c.slot], ...packet(c.paper) };
+}
+
+/** An alternate: the packet, and why the result left it out. */
+function alternate(a: Alternate) {
+  return { ...packet(a.paper), left_out: a.left_out, left_out_words: LEFT_OUT_WORDS[a.left_out] };
+}
+
 export interface EvidenceInputs {
   scan_id: string;
   generated_at: string;
@@ -76,7 +87,8 @@ function basisNote(recordFrom: RecordFrom, lifecycle: boolean): string {
 }
 
 export function buildEvidence(input: EvidenceInputs) {
-  const { chosen, alternates } = selectPackets(input.ranked, input.top, input.foundational);
+  const mix = selectPackets(input.ranked, input.top, input.foundational, input.window.since);
+  const chosen = mix.chosen.map((c) => c.paper);
   const retracted = input.ranked
     .filter((r) => r.verdict.retraction !== null)
     .map((r) => ({
@@ -108,8 +120,10 @@ export function buildEvidence(input: EvidenceInputs) {
     profile: input.profile,
     window: input.window,
     criteria: input.criteria,
-    packets: chosen.map(packet),
-    alternates: alternates.map(packet),
+    // Numbered by place in the result; `rank` stays the model's rank over the whole shortlist.
+    packets: mix.chosen.map(placed),
+    alternates: mix.alternates.map(alternate),
+    mix: mix.words,
     retracted,
     unverified,
     lifecycle_unchecked: lifecycleUnchecked,
@@ -117,7 +131,7 @@ export function buildEvidence(input: EvidenceInputs) {
     counts: {
       ...input.counts,
       packets: chosen.length,
-      alternates: alternates.length,
+      alternates: mix.alternates.length,
       retracted: retracted.length,
     },
   };

@@ -112,6 +112,19 @@ function coverageSection(e: Evidence): string[] {
   return out;
 }
 
+/** How the result's places were filled, and each alternate with why it was left out. */
+function mixSection(e: Evidence): string[] {
+  if (e.packets.length === 0) return [];
+  const out = ["## How the result was filled", "", e.mix, ""];
+  if (e.alternates.length) {
+    out.push("Alternates (ranked, left out):", "");
+    for (const a of e.alternates)
+      out.push(`- ${line(a.title)} (the model's rank ${a.rank}, resmon id ${a.doc_id}): ${a.left_out_words}`);
+    out.push("");
+  }
+  return out;
+}
+
 /** evidence.md: the basis, a block per paper with [UNVERIFIED — check manually] marks, coverage, retractions. */
 export function renderMarkdown(e: Evidence, brief: string): string {
   const out: string[] = [];
@@ -143,13 +156,15 @@ export function renderMarkdown(e: Evidence, brief: string): string {
   const unchecked = new Map<string | null, number[]>();
   for (const p of e.packets) {
     const mark = p.verification.verified ? "" : " [UNVERIFIED — check manually]";
-    out.push(`### ${p.rank}. ${line(p.title)}${mark}`, "");
+    // Numbered by place in the result; the model's rank over the shortlist is said beside the slot.
+    out.push(`### ${p.position}. ${line(p.title)}${mark}`, "");
+    out.push(`- In the result: ${p.slot_words} (the model's rank ${p.rank})`);
     out.push(`- Authors: ${line(p.authors)}`);
     out.push(
       `- Year: ${line(p.year)} · Source: ${line(p.source)} · DOI: ${line(p.doi)} · resmon id ${p.doc_id}`,
     );
     if (p.role) out.push(`- Role: ${p.role}`);
-    if (p.out_of_window) out.push("- Outside the window (foundational slot)");
+    if (p.out_of_window) out.push("- Outside the window");
     out.push(`- Screening: score ${line(p.score)}, criteria ${p.criteria_hit.join(", ") || "none"}`);
     if (p.why) out.push(`- Why (the model's): ${line(p.why)}`);
     for (const m of p.verification.mismatches) {
@@ -162,15 +177,16 @@ export function renderMarkdown(e: Evidence, brief: string): string {
     if (p.verification.lifecycle_unchecked) {
       out.push("- Lifecycle unchecked (see Notes)");
       const key = p.verification.lifecycle_check_status;
-      unchecked.set(key, [...(unchecked.get(key) ?? []), p.rank]);
+      unchecked.set(key, [...(unchecked.get(key) ?? []), p.position]);
     }
     out.push("");
   }
+  out.push(...mixSection(e));
   if (unchecked.size) {
     // Said once for all the papers it applies to, not once per paper.
     out.push("## Notes", "");
     for (const [status, ranks] of unchecked) {
-      out.push(`- Lifecycle unchecked for the papers ranked ${ranks.join(", ")}: ${lifecycleReason(status)}`);
+      out.push(`- Lifecycle unchecked for papers ${ranks.join(", ")} above: ${lifecycleReason(status)}`);
     }
     out.push("");
   }

@@ -1,6 +1,7 @@
 /** Which ranked papers make the result (the packets) and which wait as alternates. */
 import type { RankedEntry, ScreenScore } from "@resmon/mcp-contract";
-import { ALTERNATES, MAX_PER_FIRST_AUTHOR } from "./profile.js";
+import { chooseMix, type LeftOut, mixWords, type Slot } from "./mix.js";
+import { ALTERNATES } from "./profile.js";
 import { firstAuthor, type PaperRecord } from "./records.js";
 import type { Candidate, Verdict } from "./state.js";
 
@@ -18,43 +19,35 @@ function authorKey(r: Ranked): string | null {
   return a ? a.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase() : null;
 }
 
+/** A chosen paper's place in the result: its position (1…) and the slot that put it there. */
+export interface Placed {
+  paper: Ranked;
+  position: number;
+  slot: Slot;
+}
+
+/** An alternate: a ranked paper the result left out, and why. */
+export interface Alternate {
+  paper: Ranked;
+  left_out: LeftOut;
+}
+
 /**
- * Choose the packets: retractions out; at most 2 per first author; a review and a contradicting
- * paper when one was ranked; the foundational (out-of-window) slots; then backfill in rank order.
+ * Choose the packets (mix.ts): retractions out; at most 2 per first author; a review and a
+ * contradicting paper when one was ranked; the foundational (out-of-window) slots; then the window
+ * in rank order. Each chosen paper has its position and slot, each alternate why it was left out,
+ * and `words` says the whole mix in a sentence.
  */
 export function selectPackets(
   ranked: readonly Ranked[],
   top: number,
   foundational: number,
-): { chosen: Ranked[]; alternates: Ranked[] } {
-  const eligible = ranked
-    .filter((r) => r.verdict.retraction === null)
-    .sort((a, b) => a.entry.rank - b.entry.rank || a.entry.doc_id - b.entry.doc_id);
-  const chosen: Ranked[] = [];
-  const perAuthor = new Map<string, number>();
-  const add = (r: Ranked | undefined): boolean => {
-    if (!r || chosen.includes(r) || chosen.length >= top) return false;
-    const key = authorKey(r);
-    if (key !== null && (perAuthor.get(key) ?? 0) >= MAX_PER_FIRST_AUTHOR) return false;
-    if (key !== null) perAuthor.set(key, (perAuthor.get(key) ?? 0) + 1);
-    chosen.push(r);
-    return true;
+  since: string | null = null,
+): { chosen: Placed[]; alternates: Alternate[]; words: string } {
+  const mix = chooseMix(ranked, top, foundational, authorKey);
+  return {
+    chosen: mix.chosen.map((c, i) => ({ paper: c.paper, position: i + 1, slot: c.slot })),
+    alternates: mix.leftOut.slice(0, ALTERNATES).map((l) => ({ paper: l.paper, left_out: l.reason })),
+    words: mixWords(mix, top, since),
   };
-  const inWindow = (r: Ranked) => !r.candidate.out_of_window;
-  for (const role of ["review", "contradicting"] as const) {
-    for (const r of eligible.filter((x) => x.entry.role === role && inWindow(x))) if (add(r)) break;
-  }
-  let slots = foundational;
-  for (const r of eligible.filter((x) => !inWindow(x) || x.entry.role === "foundational")) {
-    if (slots <= 0) break;
-    if (add(r)) slots--;
-  }
-  // Out-of-window papers enter only through the foundational slots; the window fills the rest.
-  for (const r of eligible.filter(inWindow)) {
-    if (chosen.length >= top) break;
-    add(r);
-  }
-  chosen.sort((a, b) => a.entry.rank - b.entry.rank || a.entry.doc_id - b.entry.doc_id);
-  const alternates = eligible.filter((r) => !chosen.includes(r)).slice(0, ALTERNATES);
-  return { chosen, alternates };
 }

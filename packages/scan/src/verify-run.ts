@@ -188,7 +188,11 @@ export async function runVerification(call: Call): Promise<void> {
     ...("found_nothing" in evidence ? { found_nothing: evidence.found_nothing } : {}),
     basis: "resmon_record",
     ...(evidence.not_served.length ? { not_served: evidence.not_served } : {}),
+    // Each row its place in the result and the slot that put it there, beside the model's rank.
+    mix: evidence.mix,
     rows: evidence.packets.map((p) => ({
+      position: p.position,
+      slot: p.slot,
       doc_id: p.doc_id,
       rank: p.rank,
       title: clip(p.title, 100).text,
@@ -202,7 +206,7 @@ export async function runVerification(call: Call): Promise<void> {
       ...(p.verification.lifecycle_unchecked ? { lifecycle_unchecked: true } : {}),
       ...(p.out_of_window ? { out_of_window: true } : {}),
     })),
-    alternates: evidence.alternates.map((p) => p.doc_id),
+    alternates: evidence.alternates.map((p) => ({ doc_id: p.doc_id, rank: p.rank, left_out: p.left_out })),
     unverified: evidence.unverified.map((u) => ({
       doc_id: u.doc_id,
       ...(u.no_record ? { no_record: true } : {}),

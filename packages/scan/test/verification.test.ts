@@ -144,7 +144,7 @@ describe("verification against resmon's record", () => {
     // Said once for all of them, not repeated per paper.
     expect(md.match(/resmon has not checked these papers for notices/g)).toHaveLength(1);
     expect(md).toMatch(
-      /Lifecycle unchecked for the papers ranked \d+(, \d+)*: resmon has not checked these papers/,
+      /Lifecycle unchecked for papers \d+(, \d+)* above: resmon has not checked these papers/,
     );
     expect(md.toLowerCase()).not.toContain("not retracted");
     expect(md).toContain("https://example.org/notice/retraction-1");

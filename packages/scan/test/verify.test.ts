@@ -188,9 +188,67 @@ describe("emit", () => {
       ranked(10, 23, { outside: true }),
       ranked(11, 24, { outside: true }),
     ];
-    const { chosen, alternates } = selectPackets(list, 6, 1);
-    expect(chosen.map((r) => r.entry.doc_id)).toEqual([1, 2, 5, 7, 8, 9]);
-    expect(alternates.map((r) => r.entry.doc_id)).toEqual([3, 6, 10, 11]);
+    const mix = selectPackets(list, 6, 1, "2024-01-01");
+    // Numbered in result order, each with the slot that put it there.
+    expect(mix.chosen.map((c) => [c.position, c.paper.entry.doc_id, c.slot])).toEqual([
+      [1, 1, "core"],
+      [2, 2, "core"],
+      [3, 5, "backfill"],
+      [4, 7, "review"],
+      [5, 8, "contradicting"],
+      [6, 9, "foundational"],
+    ]);
+    // Each alternate says why it was left out.
+    expect(mix.alternates.map((a) => [a.paper.entry.doc_id, a.left_out])).toEqual([
+      [3, "author_cap"],
+      [6, "no_room"],
+      [10, "outside_window"],
+      [11, "outside_window"],
+    ]);
+    expect(mix.words).toBe(
+      "6 of 6 places: 1 review, 1 contradicting, 1 foundational (outside the window from 2024-01-01), 2 by rank, 1 backfill; 4 ranked papers left out (1 for the author cap, 2 outside the window, 1 for want of room).",
+    );
+  });
+
+  it("the issue's recent-work result (ranks 1, 2, 25, 26, 27): numbered by place, each slot and each alternate's reason said", () => {
+    const list = [
+      ...Array.from({ length: 24 }, (_, i) => ranked(i + 1, i + 1)),
+      ranked(25, 25, { role: "review" }),
+      ranked(26, 26, { outside: true }),
+      ranked(27, 27, { outside: true }),
+    ];
+    const e = buildEvidence({
+      scan_id: "s",
+      generated_at: "now",
+      brief: "recent work",
+      profile: "quick",
+      window: { since: "2024-01-01", until: null },
+      criteria: [{ id: "C1", text: "one" }],
+      ranked: list,
+      top: 5,
+      foundational: 2,
+      coverage: coverageOf(["C1"], [], [], [], ["pubmed"]),
+      counts: {},
+    });
+    expect(e.packets.map((p) => [p.position, p.rank, p.slot])).toEqual([
+      [1, 1, "core"],
+      [2, 2, "core"],
+      [3, 25, "review"],
+      [4, 26, "foundational"],
+      [5, 27, "foundational"],
+    ]);
+    expect(e.alternates.map((a) => [a.rank, a.left_out])).toEqual([3, 4, 5, 6, 7].map((r) => [r, "no_room"]));
+    const md = renderMarkdown(e, "recent work");
+    // Headings are places in the result, not the model's rank over the shortlist.
+    expect(md.match(/^### \d+\./gm)).toEqual(["### 1.", "### 2.", "### 3.", "### 4.", "### 5."]);
+    expect(md).toContain("### 3. Paper 25\n\n- In the result: the review slot (the model's rank 25)");
+    expect(md).toContain("### 4. Paper 26\n\n- In the result: a foundational slot (the model's rank 26)");
+    expect(md).toContain(
+      "5 of 5 places: 1 review, 2 foundational (outside the window from 2024-01-01), 2 by rank; 22 ranked papers left out (22 for want of room).",
+    );
+    expect(md).toContain(
+      "- Paper 3 (the model's rank 3, resmon id 3): no room: every place went to a paper ranked above it or to a reserved slot",
+    );
   });
 
   it("writes the evidence and its Markdown with the basis, marks, coverage and removed retractions", () => {
@@ -291,7 +349,10 @@ describe("emit", () => {
               ...(role ? { role } : {}),
             });
           });
-          const { chosen, alternates } = selectPackets(list, top, foundational);
+          const mix = selectPackets(list, top, foundational);
+          const chosen = mix.chosen.map((c) => c.paper);
+          const alternates = mix.alternates.map((a) => a.paper);
+          expect(mix.chosen.map((c) => c.position)).toEqual(chosen.map((_, i) => i + 1));
           expect(chosen.length).toBeLessThanOrEqual(top);
           expect(alternates.length).toBeLessThanOrEqual(5);
           expect(chosen.some((r) => r.verdict.retraction)).toBe(false);

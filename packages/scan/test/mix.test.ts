@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { chooseMix, type MixPaper, mixWords } from "../src/mix.js";
+
+interface Paper extends MixPaper {
+  author: string;
+}
+
+function paper(
+  rank: number,
+  opts: { role?: string; outside?: boolean; author?: string; retracted?: boolean } = {},
+) {
+  return {
+    entry: { doc_id: 1000 + rank, rank, ...(opts.role ? { role: opts.role } : {}) },
+    candidate: { out_of_window: opts.outside ?? false },
+    verdict: { retraction: opts.retracted ? { label: "retracted" } : null },
+    author: opts.author ?? `author${rank}`,
+  } satisfies Paper;
+}
+const byAuthor = (p: Paper) => p.author;
+const ranksOf = (list: { paper: Paper }[]) => list.map((x) => x.paper.entry.rank);
+
+describe("chooseMix: which papers, in which slot, and why the rest were left out", () => {
+  it("the issue's recent-work brief: ranks 1, 2, then the review and two foundational slots; 3–24 left for want of room", () => {
+    const ranked = [
+      ...Array.from({ length: 24 }, (_, i) => paper(i + 1)),
+      paper(25, { role: "review" }),
+      paper(26, { outside: true }),
+      paper(27, { outside: true }),
+    ];
+    const mix = chooseMix(ranked, 5, 2, byAuthor);
+    expect(mix.chosen.map((c) => [c.paper.entry.rank, c.slot])).toEqual([
+      [1, "core"],
+      [2, "core"],
+      [25, "review"],
+      [26, "foundational"],
+      [27, "foundational"],
+    ]);
+    expect(ranksOf(mix.leftOut)).toEqual(Array.from({ length: 22 }, (_, i) => i + 3));
+    expect(new Set(mix.leftOut.map((l) => l.reason))).toEqual(new Set(["no_room"]));
+    expect(mixWords(mix, 5, "2024-01")).toBe(
+      "5 of 5 places: 1 review, 2 foundational (outside the window from 2024-01), 2 by rank; 22 ranked papers left out (22 for want of room).",
+    );
+  });
+
+  it("a paper that takes the place of a better-ranked one left out is backfill, and the one left out says why", () => {
+    const ranked = [
+      paper(1, { author: "Smith" }),
+      paper(2, { author: "Smith" }),
+      paper(3, { author: "Smith" }),
+      paper(4, { outside: true }),
+      paper(5),
+      paper(6),
+    ];
+    const mix = chooseMix(ranked, 3, 0, byAuthor);
+    expect(mix.chosen.map((c) => [c.paper.entry.rank, c.slot])).toEqual([
+      [1, "core"],
+      [2, "core"],
+      [5, "backfill"],
+    ]);
+    expect(mix.leftOut.map((l) => [l.paper.entry.rank, l.reason])).toEqual([
+      [3, "author_cap"],
+      [4, "outside_window"],
+      [6, "no_room"],
+    ]);
+  });
+
+  it("retractions are neither chosen nor listed as left out (they are listed apart)", () => {
+    const mix = chooseMix([paper(1, { retracted: true }), paper(2)], 2, 0, byAuthor);
+    expect(ranksOf(mix.chosen)).toEqual([2]);
+    expect(mix.leftOut).toEqual([]);
+    expect(mixWords(mix, 2, null)).toBe("1 of 2 places: 1 by rank.");
+  });
+});
