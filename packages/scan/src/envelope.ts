@@ -8,6 +8,7 @@ import {
   tallySources,
 } from "./coverage.js";
 import { PAGE_SIZE } from "./profile.js";
+import { batchKind, EXPANSION_BATCH_NOTE, foundBy } from "./provenance.js";
 import { clip, type PaperRecord, shortAuthors, yearOf } from "./records.js";
 import { RETRY_AFTER_CAP_MS } from "./retrieval.js";
 import { scoresById } from "./shortlist.js";
@@ -150,13 +151,24 @@ function payloadOf(
       };
     case "screen": {
       const total = state.batches.length;
-      const items = step.batch.doc_ids.map((id) => item(records[id], id, SCREEN_ABSTRACT_CHARS));
+      const byId = new Map(state.candidates.map((c) => [c.doc_id, c]));
+      const found = step.batch.doc_ids.flatMap((id) => byId.get(id) ?? []);
+      // Each item says how it was found; a batch of the expansion says so before anything else.
+      const kind = batchKind(step.batch.round, found);
+      const items = step.batch.doc_ids.map((id) => {
+        const c = byId.get(id);
+        return {
+          ...item(records[id], id, SCREEN_ABSTRACT_CHARS),
+          found_by: c ? foundBy(c, state.tasks) : [],
+        };
+      });
+      const score = `Score every item 0–3 with the criteria it meets. Abstracts are cut at ${SCREEN_ABSTRACT_CHARS} characters where marked abstract_truncated.`;
       return {
         next: "screen_candidates",
         payload: {
-          batch: { index: step.batch.index, of: total, round: step.batch.round, items },
+          batch: { index: step.batch.index, of: total, round: step.batch.round, kind, items },
           criteria: criteriaOf(state),
-          note: `Score every item 0–3 with the criteria it meets. Abstracts are cut at ${SCREEN_ABSTRACT_CHARS} characters where marked abstract_truncated.`,
+          note: kind === "expansion" ? `${EXPANSION_BATCH_NOTE} ${score}` : score,
         },
       };
     }

@@ -1,11 +1,12 @@
 /** evidence.json: the chosen packets, alternates, retractions, unverified papers and coverage, as data. */
 import type { CoverageSummary } from "./coverage.js";
 import { LEFT_OUT_WORDS, SLOT_WORDS } from "./mix.js";
+import { foundBy, onlyBySimilarity, type Retrieval } from "./provenance.js";
 import { yearOf } from "./records.js";
 import { type Alternate, type Placed, type Ranked, selectPackets } from "./select-packets.js";
 import type { RecordFrom } from "./state.js";
 
-function packet(r: Ranked) {
+function packet(r: Ranked, retrievals: readonly Retrieval[]) {
   const rec = r.verdict.record ?? r.record;
   return {
     doc_id: r.entry.doc_id,
@@ -23,7 +24,9 @@ function packet(r: Ranked) {
     score: r.score?.score ?? null,
     criteria_hit: r.score?.criteria_hit ?? [],
     screen_reason: r.score?.reason ?? null,
-    found_by: r.candidate.query_ids,
+    // How the scan found it: a query's sweep or corpus search, or similarity to another paper.
+    found_by: foundBy(r.candidate, retrievals),
+    only_by_similarity: onlyBySimilarity(r.candidate),
     cite: r.entry.cite ?? null,
     // Left for the model: the server does not compose prose.
     why: r.entry.why ?? null,
@@ -43,13 +46,18 @@ function packet(r: Ranked) {
 }
 
 /** A chosen paper: its position in the result and the slot that put it there, then the packet. */
-function placed(c: Placed) {
-  return { position: c.position, slot: c.slot, slot_words: SLOT_WORDS[c.slot], ...packet(c.paper) };
+function placed(c: Placed, retrievals: readonly Retrieval[]) {
+  return {
+    position: c.position,
+    slot: c.slot,
+    slot_words: SLOT_WORDS[c.slot],
+    ...packet(c.paper, retrievals),
+  };
 }
 
 /** An alternate: the packet, and why the result left it out. */
-function alternate(a: Alternate) {
-  return { ...packet(a.paper), left_out: a.left_out, left_out_words: LEFT_OUT_WORDS[a.left_out] };
+function alternate(a: Alternate, retrievals: readonly Retrieval[]) {
+  return { ...packet(a.paper, retrievals), left_out: a.left_out, left_out_words: LEFT_OUT_WORDS[a.left_out] };
 }
 
 export interface EvidenceInputs {
@@ -70,6 +78,10 @@ export interface EvidenceInputs {
   lifecycle_served?: boolean;
   /** What this resmon could not do for the scan, in words (empty on a resmon that has it all). */
   not_served?: string[];
+  /** The scan's retrievals, for each paper's found_by (none: only similarity is said). */
+  retrievals?: readonly Retrieval[];
+  /** The sources the scan's sweeps searched (its selection). */
+  sources_searched?: readonly string[];
   /** Set when the scan ends with no paper: the sentence that says so and why (the first line of evidence.md). */
   found_nothing?: string | null;
 }
@@ -87,6 +99,7 @@ function basisNote(recordFrom: RecordFrom, lifecycle: boolean): string {
 }
 
 export function buildEvidence(input: EvidenceInputs) {
+  const retrievals = input.retrievals ?? [];
   const mix = selectPackets(input.ranked, input.top, input.foundational, input.window.since);
   const chosen = mix.chosen.map((c) => c.paper);
   const retracted = input.ranked
@@ -121,8 +134,10 @@ export function buildEvidence(input: EvidenceInputs) {
     window: input.window,
     criteria: input.criteria,
     // Numbered by place in the result; `rank` stays the model's rank over the whole shortlist.
-    packets: mix.chosen.map(placed),
-    alternates: mix.alternates.map(alternate),
+    packets: mix.chosen.map((c) => placed(c, retrievals)),
+    alternates: mix.alternates.map((a) => alternate(a, retrievals)),
+    // What was searched, apart from where the papers came from (a paper's source repository).
+    sources_searched: input.sources_searched ?? [],
     mix: mix.words,
     retracted,
     unverified,

@@ -112,6 +112,26 @@ function coverageSection(e: Evidence): string[] {
   return out;
 }
 
+/** What was searched, apart from where the chosen papers came from: the expansion reaches further. */
+function provenanceSection(e: Evidence): string[] {
+  if (e.packets.length === 0) return [];
+  const from = new Map<string, number>();
+  for (const p of e.packets) from.set(line(p.source), (from.get(line(p.source)) ?? 0) + 1);
+  const similar = e.packets.filter((p) => p.only_by_similarity).length;
+  const out = [
+    "## Where the papers came from",
+    "",
+    `- Sources searched (the scan's sweeps): ${e.sources_searched.join(", ") || "none"}.`,
+    `- Sources the ${e.packets.length} papers above came from: ${[...from].map(([s, n]) => `${s} (${n})`).join(", ")}.`,
+  ];
+  if (similar)
+    out.push(
+      `- ${similar} of the ${e.packets.length} were found only by similarity to another paper (resmon's similar-papers search, the expansion), not by a query; the expansion is not limited to the sources searched or the window.`,
+    );
+  out.push("");
+  return out;
+}
+
 /** How the result's places were filled, and each alternate with why it was left out. */
 function mixSection(e: Evidence): string[] {
   if (e.packets.length === 0) return [];
@@ -163,6 +183,10 @@ export function renderMarkdown(e: Evidence, brief: string): string {
     out.push(
       `- Year: ${line(p.year)} · Source: ${line(p.source)} · DOI: ${line(p.doi)} · resmon id ${p.doc_id}`,
     );
+    const unsearched = p.source !== null && !e.sources_searched.includes(String(p.source));
+    out.push(
+      `- Found by: ${p.found_by.join(", ") || "not on record"}${unsearched ? ` (from ${line(p.source)}, a source the scan did not search)` : ""}`,
+    );
     if (p.role) out.push(`- Role: ${p.role}`);
     if (p.out_of_window) out.push("- Outside the window");
     out.push(`- Screening: score ${line(p.score)}, criteria ${p.criteria_hit.join(", ") || "none"}`);
@@ -181,7 +205,7 @@ export function renderMarkdown(e: Evidence, brief: string): string {
     }
     out.push("");
   }
-  out.push(...mixSection(e));
+  out.push(...mixSection(e), ...provenanceSection(e));
   if (unchecked.size) {
     // Said once for all the papers it applies to, not once per paper.
     out.push("## Notes", "");

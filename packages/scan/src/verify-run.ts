@@ -163,6 +163,8 @@ export async function runVerification(call: Call): Promise<void> {
     record_from: checks.record_from ?? "json_export",
     lifecycle_served: !Object.values(checks.lifecycle).some((l) => !l.finished && l.asked === false),
     not_served: notServed(state),
+    retrievals: state.tasks,
+    sources_searched: state.inputs.sources,
     found_nothing:
       ranked.length === 0
         ? nothingToRank(state)
@@ -205,6 +207,7 @@ export async function runVerification(call: Call): Promise<void> {
         : {}),
       ...(p.verification.lifecycle_unchecked ? { lifecycle_unchecked: true } : {}),
       ...(p.out_of_window ? { out_of_window: true } : {}),
+      found_by: p.found_by,
     })),
     alternates: evidence.alternates.map((p) => ({ doc_id: p.doc_id, rank: p.rank, left_out: p.left_out })),
     unverified: evidence.unverified.map((u) => ({

@@ -1,0 +1,53 @@
+/** How each candidate was found: which query's sweep or corpus search, or similarity to which paper. */
+
+/** What provenance needs of a candidate and of the retrievals (state.ts has them). */
+export interface Found {
+  doc_id: number;
+  merged_ids: readonly number[];
+  query_ids: readonly string[];
+}
+export interface Retrieval {
+  query_id: string;
+  via: "sweep" | "corpus";
+  status: string;
+  doc_ids?: readonly number[] | undefined;
+}
+
+/**
+ * Each way the paper was found, in the order of its query ids: `Q1 sweep`, `Q3 corpus`, `G1 sweep`
+ * (a gap query), `similar to 1361` (resmon's similar-papers search from that paper). A query is named
+ * with each finished retrieval of it that returned the paper (or alone when none is on record).
+ */
+export function foundBy(candidate: Found, retrievals: readonly Retrieval[]): string[] {
+  const ids = new Set([candidate.doc_id, ...candidate.merged_ids]);
+  const out: string[] = [];
+  for (const q of candidate.query_ids) {
+    if (q.startsWith("similar:")) {
+      out.push(`similar to ${q.slice("similar:".length)}`);
+      continue;
+    }
+    const by = retrievals.filter(
+      (t) => t.query_id === q && t.status === "done" && (t.doc_ids ?? []).some((id) => ids.has(id)),
+    );
+    const said = by.length ? [...new Set(by.map((t) => `${q} ${t.via}`))] : [q];
+    for (const x of said) if (!out.includes(x)) out.push(x);
+  }
+  return out;
+}
+
+/** Whether a paper reached the scan only through similarity (no query of the plan or the gap round found it). */
+export function onlyBySimilarity(candidate: Found): boolean {
+  return candidate.query_ids.length > 0 && candidate.query_ids.every((q) => q.startsWith("similar:"));
+}
+
+/** Where a screening batch's papers came from: the plan's queries, the gap round's, or the expansion. */
+export type BatchKind = "queries" | "gap" | "expansion";
+
+export function batchKind(round: number, candidates: readonly (Found & { origin: string })[]): BatchKind {
+  if (round > 0) return "gap";
+  return candidates.length > 0 && candidates.every((c) => c.origin === "expansion") ? "expansion" : "queries";
+}
+
+/** What a screening batch of the expansion says first, so it is never read as what the queries found. */
+export const EXPANSION_BATCH_NOTE =
+  "This batch is the expansion: resmon's similar-papers search from your best-scored papers, not your queries. Its papers may come from sources the scan did not select and from outside the window (out_of_window); found_by names the seed.";

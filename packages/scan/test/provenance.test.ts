@@ -1,0 +1,67 @@
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { foundBy } from "../src/provenance.js";
+import { type Rig, rig } from "./helpers/backend.js";
+import { driveToEnd } from "./helpers/model.js";
+import { startArgs } from "./helpers/plan.js";
+
+let r: Rig;
+beforeEach(async () => {
+  r = await rig();
+});
+afterEach(async () => {
+  await r.close();
+});
+
+type Batch = { kind: string; items: { doc_id: number; found_by: string[] }[] };
+
+describe("where each paper came from", () => {
+  it("names the query's retrieval or the seed paper, once each", () => {
+    const tasks = [
+      { query_id: "Q1", via: "sweep" as const, status: "done", doc_ids: [1, 2] },
+      { query_id: "Q1", via: "corpus" as const, status: "done", doc_ids: [9] },
+      { query_id: "Q2", via: "sweep" as const, status: "failed" },
+    ];
+    expect(foundBy({ doc_id: 9, merged_ids: [2], query_ids: ["Q1", "similar:7"] }, tasks)).toEqual([
+      "Q1 sweep",
+      "Q1 corpus",
+      "similar to 7",
+    ]);
+    // A query with no finished retrieval on record is named alone, never dropped.
+    expect(foundBy({ doc_id: 5, merged_ids: [], query_ids: ["Q2"] }, tasks)).toEqual(["Q2"]);
+  });
+
+  it("a scan announces its expansion batch, and every item, row and evidence.md entry says how it was found", async () => {
+    const engine = r.engine();
+    const args = startArgs();
+    const seen = await driveToEnd(engine, await engine.start(args));
+    expect(seen.at(-1)?.next_action).toBe("complete");
+    const screens = seen.filter((e) => e.next_action === "screen_candidates");
+    const batches = screens.map((e) => ({ batch: e.payload.batch as Batch, note: String(e.payload.note) }));
+    const expansion = batches.filter((b) => b.batch.kind === "expansion");
+    const queries = batches.filter((b) => b.batch.kind === "queries");
+    // The demo scan screens its queries' papers, then the expansion's.
+    expect(expansion.length).toBeGreaterThan(0);
+    expect(queries.length).toBeGreaterThan(0);
+    for (const b of expansion) {
+      // Said before the usual instruction, so it is never read as what the queries found.
+      expect(b.note).toMatch(/^This batch is the expansion: resmon's similar-papers search/);
+      for (const it of b.batch.items) expect(it.found_by.some((f) => /^similar to \d+$/.test(f))).toBe(true);
+    }
+    for (const b of queries) {
+      expect(b.note).toMatch(/^Score every item/);
+      for (const it of b.batch.items) {
+        expect(it.found_by.length).toBeGreaterThan(0);
+        expect(it.found_by.every((f) => /^Q\d (sweep|corpus)$|^similar to \d+$/.test(f))).toBe(true);
+      }
+    }
+    const done = seen.at(-1)?.payload as { rows: { found_by: string[] }[]; files: { md: string } };
+    for (const row of done.rows) expect(row.found_by.length).toBeGreaterThan(0);
+    const md = readFileSync(done.files.md, "utf8");
+    const papers = md.slice(md.indexOf("## Papers"), md.indexOf("## How the result was filled"));
+    expect(papers.match(/^- Found by: /gm)?.length).toBe(done.rows.length);
+    expect(md).toContain("## Where the papers came from");
+    expect(md).toContain(`- Sources searched (the scan's sweeps): ${args.sources.join(", ")}.`);
+    expect(md).toMatch(new RegExp(`- Sources the ${done.rows.length} papers above came from: `));
+  });
+});
