@@ -126,3 +126,21 @@ export function mixWords<R extends MixPaper>(mix: Mix<R>, top: number, since: st
     );
   return `${filled}; ${mix.leftOut.length} ranked papers left out (${why.join(", ")}).`;
 }
+
+/**
+ * Said when a scan with a window starts: each foundational slot can give a place in the result to a
+ * paper from outside the window, whatever its rank, so a "recent work" brief knows before it ranks.
+ */
+export function foundationalNote(
+  inputs: { since: string | null; until: string | null; foundational: number; top: number },
+  defaulted: boolean,
+): string | null {
+  if (inputs.foundational === 0 || (inputs.since === null && inputs.until === null)) return null;
+  const window =
+    inputs.since && inputs.until
+      ? `${inputs.since} to ${inputs.until}`
+      : inputs.since
+        ? `from ${inputs.since}`
+        : `up to ${inputs.until}`;
+  return `foundational: ${inputs.foundational}${defaulted ? " (the default)" : ""} keeps up to ${inputs.foundational} of the ${inputs.top} places for papers outside the window (${window}) or ranked foundational, whatever their rank, so older papers can take places from better-ranked ones in the window. If the person wants recent work only, ask them, then start a new scan (a new scan_id) with foundational: 0.`;
+}

@@ -2,6 +2,7 @@ import { type ScanEnvelope, type ToolArgs, ToolError } from "@resmon/mcp-contrac
 import { differingArguments, inputsHash, normalizeStart, type StartInputs } from "./args.js";
 import type { ScanBackend } from "./backend.js";
 import { advance } from "./machine.js";
+import { foundationalNote } from "./mix.js";
 import { planTasks, resubmitUnfinished } from "./retrieval.js";
 import { type EngineContext, locked, type ScanCallOptions } from "./scan-call.js";
 import type { ScanState } from "./state.js";
@@ -75,7 +76,11 @@ export async function startScan(
       const call = open(newState(scanId, inputs, ctx.now()));
       // The defaulted inputs and their hash are on disk before any sweep starts.
       call.save();
-      return advance(call);
+      const envelope = await advance(call);
+      // Said once, on the answer that starts the scan: older papers may take places in the result.
+      const note = foundationalNote(inputs, args.foundational === undefined);
+      if (note) envelope.payload.foundational_note = note;
+      return envelope;
     },
     true,
   );

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { chooseMix, type MixPaper, mixWords } from "../src/mix.js";
+import { chooseMix, foundationalNote, type MixPaper, mixWords } from "../src/mix.js";
+import { rig } from "./helpers/backend.js";
+import { startArgs } from "./helpers/plan.js";
 
 interface Paper extends MixPaper {
   author: string;
@@ -69,5 +71,33 @@ describe("chooseMix: which papers, in which slot, and why the rest were left out
     expect(ranksOf(mix.chosen)).toEqual([2]);
     expect(mix.leftOut).toEqual([]);
     expect(mixWords(mix, 2, null)).toBe("1 of 2 places: 1 by rank.");
+  });
+});
+
+describe("a window with foundational slots is said when the scan starts", () => {
+  const window = { since: "2024-01", until: null, foundational: 2, top: 10 };
+  it("says how many places older papers may take, and how to keep recent work only", () => {
+    expect(foundationalNote(window, true)).toBe(
+      "foundational: 2 (the default) keeps up to 2 of the 10 places for papers outside the window (from 2024-01) or ranked foundational, whatever their rank, so older papers can take places from better-ranked ones in the window. If the person wants recent work only, ask them, then start a new scan (a new scan_id) with foundational: 0.",
+    );
+    expect(foundationalNote({ ...window, foundational: 0 }, false)).toBeNull();
+    expect(foundationalNote({ ...window, since: null }, true)).toBeNull();
+  });
+
+  it("on the answer that starts a scan with a window, not on one without, nor on a resume", async () => {
+    const r = await rig();
+    try {
+      const engine = r.engine({ waitMs: 100 });
+      const args = startArgs({ since: "2024-01" });
+      const first = await engine.start(args);
+      expect(String(first.payload.foundational_note)).toMatch(
+        /^foundational: 2 \(the default\) keeps up to 2 of/,
+      );
+      expect((await engine.start(args)).payload.foundational_note).toBeUndefined();
+      const none = await engine.start(startArgs({ since: "2024-01", foundational: 0 }));
+      expect(none.payload.foundational_note).toBeUndefined();
+    } finally {
+      await r.close();
+    }
   });
 });
