@@ -126,8 +126,12 @@ export interface ResmonClient {
     path: ServedPath<P, Lowercase<M>>,
     ...init: StreamArgsOf<P, Lowercase<M>>
   ): Promise<StreamResult>;
-  /** resmon's own OpenAPI document (`GET /openapi.json`, which FastAPI serves): its route list, untyped. */
-  openApiDocument(): Promise<ApiResult<unknown>>;
+  /**
+   * resmon's own OpenAPI document (`GET /openapi.json`, which FastAPI serves): its route list,
+   * untyped, its body read to at most `maxBytes` (default: the client's ceiling; past it too_large,
+   * the rest not read).
+   */
+  openApiDocument(maxBytes?: number): Promise<ApiResult<unknown>>;
   /**
    * The same client with each request bounded by timeoutMs as well (never longer than its own
    * timeout): how a caller shares one deadline among several requests. `options` (default: this
@@ -185,11 +189,12 @@ export function createResmonClient(options: ResmonClientOptions): ResmonClient {
   }
   const { port, token } = options;
   const baseUrl = loopbackUrl(port);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const transport = new Transport({
     baseUrl,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxBodyBytes,
     maxJsonValues: options.maxJsonValues ?? DEFAULT_MAX_JSON_VALUES,
   });
   // The token lives only in these closures; nothing enumerable on the client holds it.
@@ -198,7 +203,7 @@ export function createResmonClient(options: ResmonClientOptions): ResmonClient {
     buildRequest(baseUrl, headers, method, path, init);
   const scrub = (error: ApiError) => scrubError(error, token);
   return clientView(
-    { baseUrl, port, request, transport, scrub },
+    { baseUrl, port, request, transport, scrub, maxBodyBytes },
     options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     {},
   );
@@ -211,6 +216,8 @@ interface ClientCore {
   request: (method: MethodName, path: string, init: RequestParts | undefined) => Request;
   transport: Transport;
   scrub: (error: ApiError) => ApiError;
+  /** The client's ceiling on one answer's bytes. */
+  maxBodyBytes: number;
 }
 
 /** One request, its whole answer read and parsed: the data, or the ApiError (token scrubbed). */
@@ -284,6 +291,32 @@ async function* scrubbed(
   }
 }
 
+/** A GET whose body is read by stream, to at most maxBytes, then parsed as JSON. */
+async function readWhole(
+  core: ClientCore,
+  path: string,
+  maxBytes: number,
+  limitMs: number,
+  view: ViewOptions,
+): Promise<ApiResult<unknown>> {
+  const opened = await sendStreamed(core, "GET", path, { maxBytes }, limitMs, view);
+  if (!opened.ok) return opened;
+  const chunks: Uint8Array[] = [];
+  try {
+    for await (const chunk of opened.body) chunks.push(chunk);
+  } catch (error) {
+    if (error instanceof ApiStreamError) return { ok: false, error: error.apiError };
+    throw error;
+  }
+  try {
+    const data: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return { ok: true, status: opened.status, data, headers: opened.headers };
+  } catch {
+    const message = `resmon at ${core.baseUrl} answered GET ${path} with a body that is not JSON.`;
+    return { ok: false, error: { kind: "malformed", status: opened.status, message } };
+  }
+}
+
 /**
  * A verb's init as `send` takes it. The verbs' types accept any init once the path itself is the
  * error (so tsc names the path, not a missing argument); for a served path it is the route's own.
@@ -324,7 +357,8 @@ function clientView(core: ClientCore, limitMs: number, view: ViewOptions): Resmo
             ok: false,
             error: { kind: "transport", message: `No such method: ${String(method)}.` },
           }),
-    openApiDocument: () => go("GET", "/openapi.json", undefined),
+    openApiDocument: (maxBytes = core.maxBodyBytes) =>
+      readWhole(core, "/openapi.json", maxBytes, limitMs, view),
     within: (ms: number, options: ViewOptions = view) =>
       clientView(core, Math.max(0, Math.min(ms, limitMs)), options),
     close: () => core.transport.close(),

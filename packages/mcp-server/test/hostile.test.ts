@@ -13,7 +13,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { discover } from "@resmon/api-client";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { runDoctor } from "../src/bin/doctor.js";
 import { createResmonTools } from "../src/server.js";
 import { cleanEnv, HAVE_CLI, RawServer } from "./helpers/spawn.js";
@@ -758,3 +758,95 @@ describe.skipIf(!HAVE_CLI)(
     });
   },
 );
+
+describe("the route list read with its own deadline and size bound (issue 34 point 6)", {
+  timeout: 60_000,
+}, () => {
+  async function toolsFor(listener: Listener, name: string) {
+    return createResmonTools({
+      env: { RESMON_PORT: String(listener.port), RESMON_STATE_DIR: await stateFor(listener, name) },
+      timeoutMs: 12_000,
+    });
+  }
+
+  it("a route list dripping 1 byte / 100 ms costs a call its own short deadline, not the call's timeout", async () => {
+    const listener = await listen();
+    listeners.push(listener);
+    listener.routes.set("/openapi.json", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(" ")), 100);
+    });
+    const tools = await toolsFor(listener, "drip-openapi");
+    try {
+      const begun = Date.now();
+      const outcome = await tools.call("list_routines", {});
+      expect(outcome).toMatchObject({ ok: true, answer: { routines: [] } });
+      // The route list's 3 s, never the call's 12 s (before: backend_unavailable after 12 s).
+      expect(Date.now() - begun).toBeLessThan(8_000);
+    } finally {
+      await tools.close();
+    }
+  });
+
+  it("a transient 500 on the route list is not kept as the answer: asked again a while later, then kept", async () => {
+    const listener = await listen();
+    listeners.push(listener);
+    let asked = 0;
+    listener.routes.set("/openapi.json", (_req, res) => {
+      asked += 1;
+      if (asked === 1) json(res, 500, { detail: "Internal Server Error" });
+      else
+        json(res, 200, {
+          openapi: "3.1.0",
+          paths: { "/api/routines": { get: {} }, "/api/health": { get: {} } },
+        });
+    });
+    const tools = await toolsFor(listener, "500-openapi");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      expect(await tools.call("list_routines", {})).toMatchObject({ ok: true });
+      expect(await tools.call("list_routines", {})).toMatchObject({ ok: true });
+      expect(asked).toBe(1);
+      vi.setSystemTime(Date.now() + 11_000);
+      expect(await tools.call("list_routines", {})).toMatchObject({ ok: true });
+      expect(asked).toBe(2);
+      // Read this time: kept for this runtime id, however long after.
+      vi.setSystemTime(Date.now() + 60_000);
+      expect(await tools.call("list_routines", {})).toMatchObject({ ok: true });
+      expect(asked).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      await tools.close();
+    }
+  });
+
+  it("a route list past its own 2 MiB ceiling is cut there (not at 6 MiB) and the call goes on", async () => {
+    const listener = await listen();
+    listeners.push(listener);
+    let sent = 0;
+    listener.routes.set("/openapi.json", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.from("x".repeat(65_536));
+      const pump = () => {
+        while (!res.destroyed && sent < 64 * MiB) {
+          sent += chunk.length;
+          if (!res.write(chunk)) {
+            res.once("drain", pump);
+            return;
+          }
+        }
+      };
+      res.write('"');
+      pump();
+    });
+    const tools = await toolsFor(listener, "huge-openapi");
+    try {
+      expect(await tools.call("list_routines", {})).toMatchObject({ ok: true, answer: { routines: [] } });
+      await expect.poll(() => listener.closedSockets, { timeout: 3_000 }).toBeGreaterThan(0);
+      // What the socket buffers past the cut is small beside the 6 MiB an answer may hold.
+      expect(sent).toBeLessThan(5 * MiB);
+    } finally {
+      await tools.close();
+    }
+  });
+});

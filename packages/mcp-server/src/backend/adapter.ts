@@ -16,7 +16,8 @@ import {
   mapApiError,
   refusalToError,
 } from "./http-errors.js";
-import { notInThisResmon, routesOfOpenapi, type ThisResmon, thisResmon } from "./this-resmon.js";
+import { readRouteList } from "./route-list.js";
+import { notInThisResmon, type ThisResmon, thisResmon } from "./this-resmon.js";
 
 /**
  * The one module that adapts @resmon/api-client for the handlers: lazy discovery, a cached
@@ -93,7 +94,12 @@ interface Connection {
 interface Known {
   resmon: Promise<ThisResmon>;
   slugs?: Promise<string[] | null>;
+  /** Set when its route list could not be read: from then (epoch ms) the next call asks again. */
+  askAgainAt?: number;
 }
+
+/** A route list that could not be read is asked again by the first call this long after. */
+const ROUTE_LIST_RETRY_MS = 10_000;
 
 /** The discovery probe's timeout: resmon's 3 s, never longer than the request timeout itself. */
 export function probeTimeoutFor(timeoutMs: number | undefined): number {
@@ -195,28 +201,37 @@ export class Backend {
   private knownFor(connection: Connection): Known {
     const started = (connection.health as { started_at?: unknown } | null)?.started_at;
     const key = connection.runtimeId ?? `${connection.baseUrl} ${String(started)}`;
-    let entry = this.known.get(key);
-    if (!entry) {
-      const learning = this.learn(connection);
-      entry = { resmon: learning };
-      this.known.set(key, entry);
+    const entry = this.known.get(key);
+    if (entry && (entry.askAgainAt === undefined || Date.now() < entry.askAgainAt)) return entry;
+    // First sight of this runtime id, or its route list failed a while ago: (re)learn it, keeping the slugs.
+    const learning = this.learn(connection);
+    const fresh: Known = { resmon: learning.then((l) => l.resmon) };
+    if (entry?.slugs) fresh.slugs = entry.slugs;
+    this.known.set(key, fresh);
+    learning.then(
+      (l) => {
+        if (!l.settled) fresh.askAgainAt = Date.now() + ROUTE_LIST_RETRY_MS;
+      },
       // A failure to reach it is not knowledge: the next call asks again.
-      learning.catch(() => this.known.delete(key));
-    }
-    return entry;
+      () => {
+        if (this.known.get(key) === fresh) this.known.delete(key);
+      },
+    );
+    return fresh;
   }
 
   /**
-   * Its own route list (GET /openapi.json, which FastAPI serves): a backend that has none, or
-   * answers something else, is placed by its version instead.
+   * Its own route list (GET /openapi.json), read with a deadline and a byte ceiling of its own
+   * (route-list.ts): a backend that has none, or answers something else, is placed by its version
+   * instead; one that could not be read this time is placed so for now and asked again later.
    */
-  private async learn(connection: Connection): Promise<ThisResmon> {
-    const result = await connection.client.within(this.timeoutMs).openApiDocument();
-    if (!result.ok && (result.error.kind === "transport" || result.error.kind === "timeout")) {
-      throw mapApiError(result.error, connection.baseUrl, {});
-    }
-    const routes = result.ok ? routesOfOpenapi(result.data) : null;
-    return thisResmon(connection.health, connection.runtimeId, routes);
+  private async learn(connection: Connection): Promise<{ resmon: ThisResmon; settled: boolean }> {
+    const list = await readRouteList(connection.client, this.timeoutMs);
+    if ("gone" in list) throw mapApiError(list.gone, connection.baseUrl, {});
+    return {
+      resmon: thisResmon(connection.health, connection.runtimeId, list.routes),
+      settled: list.settled,
+    };
   }
 
   private async resmonWithin(deadline: number, signal?: AbortSignal): Promise<ThisResmon> {
