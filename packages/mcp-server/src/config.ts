@@ -27,7 +27,7 @@ export interface Variable {
   names: string;
   /** The values it takes, said for a person. */
   takes: string;
-  /** What holds when it is unset (or empty). */
+  /** What holds when it is unset (or empty; a value of only spaces is refused, like any it does not take). */
   default: string;
   /** Said in the READMEs' table after `names`, where more needs saying. */
   more?: string;
@@ -58,14 +58,20 @@ const TIMEOUT = {
   parse: wholeNumber(1, MAX_TIMER_MS),
 } satisfies Declared<number>;
 
+/**
+ * The most RESMON_MCP_MAX_BODY_BYTES takes: a 64 MiB answer is ten times resmon's largest page, and
+ * a ceiling near 2^53 is no ceiling (the server's memory bound rests on it).
+ */
+const MAX_BODY_CEILING = 64 * 1024 * 1024;
+
 const MAX_BODY = {
   name: "RESMON_MCP_MAX_BODY_BYTES",
   names: "the largest answer read from resmon, in bytes",
-  takes: "a whole number of bytes, at least 1",
+  takes: `a whole number of bytes from 1 to ${MAX_BODY_CEILING} (64 MiB)`,
   default: "6291456, 6 MiB",
   more: "counted as it is written out again (a quote or backslash counts twice, a text export's control character seven) while it streams in; a larger one is `upstream_error` naming the ceiling and its connection is closed. A JSON answer of more than 250,000 values is refused the same way (`detail.limit_json_values`). With both, the server stays under 200 MB RSS",
   scope: "every tool",
-  parse: wholeNumber(1, Number.MAX_SAFE_INTEGER),
+  parse: wholeNumber(1, MAX_BODY_CEILING),
 } satisfies Declared<number>;
 
 const SCAN_DATA = {
@@ -102,7 +108,8 @@ const SCAN_RETRY_WAIT = {
 const READ_ONLY = {
   name: "RESMON_MCP_READ_ONLY",
   names: "`1`: reads only, listing only the reads and refusing every write",
-  takes: "exactly `1`; any other value leaves the full surface (the spec's rule)",
+  takes:
+    "`1` (spaces around it too: a near-miss fails closed); any other value leaves the full surface (the spec's rule)",
   default: "the full surface",
   more: 'a refused write is `invalid_argument` with `detail: {"read_only": true}`',
   scope: "every tool",
@@ -156,7 +163,7 @@ export interface ConfigProblem {
 }
 
 export interface Config {
-  /** RESMON_MCP_READ_ONLY is exactly "1". */
+  /** RESMON_MCP_READ_ONLY is "1", spaces around it allowed. */
   readOnly: boolean;
   // Each value below is undefined when unset (or refused): its library's default then holds, the one
   // the table's `default` states (config.test.ts holds them equal).
@@ -197,20 +204,25 @@ export function readConfig(env: Env = process.env): Config {
   const notes: string[] = [];
   function value<T>(v: Declared<T> & { parse: (raw: string) => Parsed<T> }): T | undefined {
     const raw = env[v.name];
-    if (raw === undefined || raw.trim() === "") return undefined;
+    // Empty is unset; only spaces is a value, refused like any other it does not take.
+    if (raw === undefined || raw === "") return undefined;
     const parsed = v.parse(raw);
     if (parsed.ok) return parsed.value;
     problems.push(problemOf(v, raw));
     return undefined;
   }
   const readOnlyRaw = env[READ_ONLY.name];
+  // "1 " (a stray space from a shell or a config file) is 1: a near-miss fails closed, never open.
+  const readOnly = readOnlyRaw?.trim() === "1";
   if (readOnlyRaw !== undefined && readOnlyRaw !== "" && readOnlyRaw !== "1") {
     notes.push(
-      `${READ_ONLY.name} is set to ${quoted(readOnlyRaw)}, not exactly 1, so this server serves the full surface, writes included.`,
+      readOnly
+        ? `${READ_ONLY.name} is set to ${quoted(readOnlyRaw)}, read as 1: this server is read-only, listing only the reads.`
+        : `${READ_ONLY.name} is set to ${quoted(readOnlyRaw)}, not 1, so this server serves the full surface, writes included.`,
     );
   }
   return {
-    readOnly: readOnlyRaw === "1",
+    readOnly,
     timeoutMs: value(TIMEOUT),
     maxBodyBytes: value(MAX_BODY),
     scanDataDir: value(SCAN_DATA),

@@ -69,7 +69,7 @@ describe("readConfig", () => {
       scanWaitMs: 0,
       problems: [],
     });
-    expect(readConfig({ RESMON_MCP_TIMEOUT_MS: "", RESMON_MCP_SCAN_WAIT_MS: "  " })).toMatchObject({
+    expect(readConfig({ RESMON_MCP_TIMEOUT_MS: "", RESMON_MCP_SCAN_WAIT_MS: "" })).toMatchObject({
       timeoutMs: undefined,
       scanWaitMs: undefined,
       problems: [],
@@ -84,6 +84,14 @@ describe("readConfig", () => {
     ["RESMON_MCP_TIMEOUT_MS", "3000000000"],
     ["RESMON_MCP_MAX_BODY_BYTES", "6MiB"],
     ["RESMON_MCP_MAX_BODY_BYTES", "-1"],
+    // A ceiling near 2^53 is no ceiling (issue 34); 64 MiB is the most it takes.
+    ["RESMON_MCP_MAX_BODY_BYTES", "9007199254740991"],
+    ["RESMON_MCP_MAX_BODY_BYTES", "67108865"],
+    // Only spaces is a value, not unset: refused, never the default in silence (issue 34).
+    ["RESMON_MCP_TIMEOUT_MS", "  "],
+    ["RESMON_MCP_MAX_BODY_BYTES", "\t"],
+    ["RESMON_MCP_SCAN_WAIT_MS", " "],
+    ["RESMON_MCP_SCAN_DATA", "   "],
     ["RESMON_MCP_SCAN_WAIT_MS", "1.5"],
     ["RESMON_MCP_SCAN_DATA", "scans"],
     ["RESMON_MCP_SCAN_DATA", "./here/scans"],
@@ -101,12 +109,21 @@ describe("readConfig", () => {
     expect(lines[0]).toContain(name);
   });
 
-  it("RESMON_MCP_READ_ONLY is read-only for exactly 1; anything else is the full surface, said at start", () => {
-    for (const value of ["true", "yes", " 1", "01"]) {
+  it("RESMON_MCP_READ_ONLY with spaces around 1 is read-only (fails closed), said at start", () => {
+    for (const value of ["1 ", " 1", "\t1\n"]) {
+      const config = readConfig({ RESMON_MCP_READ_ONLY: value });
+      expect(config.readOnly, JSON.stringify(value)).toBe(true);
+      expect(startupLines(config)[0]).toContain("read as 1: this server is read-only");
+    }
+    expect(readConfig({ RESMON_MCP_MAX_BODY_BYTES: "67108864" }).maxBodyBytes).toBe(67108864);
+  });
+
+  it("RESMON_MCP_READ_ONLY is read-only for 1; anything else is the full surface, said at start", () => {
+    for (const value of ["true", "yes", "01", "0"]) {
       const config = readConfig({ RESMON_MCP_READ_ONLY: value });
       expect(config.readOnly, value).toBe(false);
       expect(config.problems).toEqual([]);
-      expect(startupLines(config)[0]).toContain("not exactly 1");
+      expect(startupLines(config)[0]).toContain("not 1, so this server serves the full surface");
     }
     expect(startupLines(readConfig({ RESMON_MCP_READ_ONLY: "1" }))).toEqual([]);
   });
