@@ -4,14 +4,16 @@ import type { Call } from "./call.js";
 import { coverageOf } from "./coverage.js";
 import { nothingToRank } from "./envelope.js";
 import { bibInRankOrder } from "./evidence-bibtex.js";
-import { buildEvidence } from "./evidence-json.js";
+import { buildEvidence, type EvidenceInputs } from "./evidence-json.js";
 import { renderMarkdown } from "./evidence-markdown.js";
-import { clip } from "./records.js";
 import { exportBibtex, exportCsv, exportJson, lifecycleOf } from "./resmon.js";
+import { summaryOf } from "./scan-summary.js";
 import type { Ranked } from "./select-packets.js";
 import { scoresById } from "./shortlist.js";
 import type { Candidate, RecordFrom, ScanState, Verdict } from "./state.js";
 import { matchExportRows, verdictFor } from "./verify.js";
+
+type Checks = NonNullable<ScanState["checks"]>;
 
 /**
  * Verify every ranked paper against resmon's record (export + lifecycle), kept in state.checks so a
@@ -104,14 +106,9 @@ export function closeFoundNothing(state: ScanState): void {
   state.pages = [];
 }
 
-/** Verify, then emit evidence.json/md/bib and mark the scan complete. Nothing is repaired. */
-export async function runVerification(call: Call): Promise<void> {
-  const state = call.state;
-  const entries: RankedEntry[] = state.pages.flatMap((p) => p.entries ?? []);
-  call.working({ kind: "verify" });
-  if (!(await check(call, entries))) return;
-  const checks = state.checks as NonNullable<typeof state.checks>;
-  const verdicts: Verdict[] = entries.map((e) =>
+/** Each ranked paper's verdict: its record at retrieval against resmon's now, and its lifecycle. */
+function verdictsOf(call: Call, entries: readonly RankedEntry[], checks: Checks): Verdict[] {
+  return entries.map((e) =>
     verdictFor(
       e.doc_id,
       e.cite,
@@ -121,7 +118,16 @@ export async function runVerification(call: Call): Promise<void> {
       checks.record_from,
     ),
   );
+}
 
+/** What evidence.json is built from: the ranked papers with their verdicts, coverage, counts and what was not served. */
+function evidenceInputsOf(
+  call: Call,
+  entries: readonly RankedEntry[],
+  verdicts: readonly Verdict[],
+  checks: Checks,
+): EvidenceInputs {
+  const state = call.state;
   const candidates = new Map(state.candidates.map((c) => [c.doc_id, c]));
   const scores = scoresById(state.batches);
   const ranked: Ranked[] = entries.map((entry, i) => ({
@@ -148,7 +154,7 @@ export async function runVerification(call: Call): Promise<void> {
     ranked: entries.length,
     verified: verdicts.filter((v) => v.verified).length,
   };
-  const evidence = buildEvidence({
+  return {
     scan_id: state.scan_id,
     generated_at: call.now().toISOString(),
     brief: state.inputs.brief,
@@ -169,7 +175,19 @@ export async function runVerification(call: Call): Promise<void> {
       ranked.length === 0
         ? nothingToRank(state)
         : "This scan found nothing it could keep: every ranked paper was retracted.",
-  });
+  };
+}
+
+/** Verify, then emit evidence.json/md/bib and mark the scan complete. Nothing is repaired. */
+export async function runVerification(call: Call): Promise<void> {
+  const state = call.state;
+  const entries: RankedEntry[] = state.pages.flatMap((p) => p.entries ?? []);
+  call.working({ kind: "verify" });
+  if (!(await check(call, entries))) return;
+  const checks = state.checks as Checks;
+  const verdicts = verdictsOf(call, entries, checks);
+  const inputs = evidenceInputsOf(call, entries, verdicts, checks);
+  const evidence = buildEvidence(inputs);
   // resmon's own BibTeX of the chosen papers; if it fails nothing is written and verify can be sent again.
   const bib = bibInRankOrder(
     await exportBibtex(
@@ -185,61 +203,7 @@ export async function runVerification(call: Call): Promise<void> {
   };
   state.verdicts = verdicts;
   state.files = files;
-  state.summary = {
-    // First, so a scan that kept no paper says so before anything else.
-    ...("found_nothing" in evidence ? { found_nothing: evidence.found_nothing } : {}),
-    basis: "resmon_record",
-    ...(evidence.not_served.length ? { not_served: evidence.not_served } : {}),
-    // Each row its place in the result and the slot that put it there, beside the model's rank.
-    mix: evidence.mix,
-    rows: evidence.packets.map((p) => ({
-      position: p.position,
-      slot: p.slot,
-      doc_id: p.doc_id,
-      rank: p.rank,
-      title: clip(p.title, 100).text,
-      year: p.year,
-      doi: p.doi,
-      ...(p.role ? { role: p.role } : {}),
-      verified: p.verification.verified,
-      ...(p.verification.mismatches.length
-        ? { mismatches: p.verification.mismatches.map((m) => m.field) }
-        : {}),
-      ...(p.verification.lifecycle_unchecked ? { lifecycle_unchecked: true } : {}),
-      ...(p.out_of_window ? { out_of_window: true } : {}),
-      found_by: p.found_by,
-    })),
-    alternates: evidence.alternates.map((p) => ({ doc_id: p.doc_id, rank: p.rank, left_out: p.left_out })),
-    unverified: evidence.unverified.map((u) => ({
-      doc_id: u.doc_id,
-      ...(u.no_record ? { no_record: true } : {}),
-      ...(u.record_changed.length ? { record_changed: u.record_changed } : {}),
-      mismatches: u.mismatches,
-    })),
-    retracted: evidence.retracted.map((r) => ({
-      doc_id: r.doc_id,
-      title: clip(r.title, 100).text,
-      notice_url: r.notice_url,
-    })),
-    counts: evidence.counts,
-    coverage: {
-      hits_per_criterion: coverage.hits_per_criterion,
-      thin_criteria: coverage.thin_criteria,
-      every_source_answered: coverage.every_source_answered,
-      coverage_risk: coverage.silent_sources.length,
-      silent_sources: coverage.silent_sources,
-      sources: coverage.sources.map((t) => ({
-        source: t.source,
-        sweeps: t.sweeps,
-        answered: t.answered,
-        genuine_empty: t.genuine_empty,
-        non_answer: t.non_answer,
-        unknown: t.unknown,
-        not_reported: t.not_reported,
-      })),
-      failed_retrievals: coverage.sweeps.filter((s) => s.status === "failed").map((s) => s.query_id),
-    },
-  };
+  state.summary = summaryOf(evidence, inputs.coverage);
   // Written last: files set is what makes the scan complete (steps.ts).
   call.save();
 }
