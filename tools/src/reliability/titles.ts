@@ -11,6 +11,7 @@ export const GROUP_TITLES = {
   scan: "scan tools (artifacts, concurrency, kill -9)",
   storage: "storage (full disk, hostile files, token on disk)",
   "escaped-token": "escaped token (BibTeX, \\u, percent, CSV, RIS)",
+  cancel: "cancel (before and after a write, storms)",
 } as const;
 
 export type GroupName = keyof typeof GROUP_TITLES;
