@@ -1,13 +1,13 @@
 /**
  * stdout's backpressure and the bound on what the server holds (issue 25), alone: frames go out only
  * while the stream takes them, the rest after 'drain', in order, none lost; at most MAX_OPEN_CALLS
- * calls are open, in arrival order; stdin is paused only past MAX_QUEUED_CHARS waiting, so a cancel
- * is read at once. The whole, under many large answers and
+ * calls are open, in arrival order; nothing is handed on while MAX_HELD_CHARS of answers wait; stdin
+ * is paused only past MAX_QUEUED_CHARS waiting, so a cancel is read at once. The whole, under many large answers and
  * a slow reader, is the reliability suite's stdout group (tools/test/reliability/stdout.test.ts).
  */
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { createFlow, MAX_OPEN_CALLS, MAX_QUEUED_CHARS } from "../src/protocol/flow.js";
+import { createFlow, MAX_HELD_CHARS, MAX_OPEN_CALLS, MAX_QUEUED_CHARS } from "../src/protocol/flow.js";
 
 /** A stream that takes `room` characters, then says it is full until drain() is called. */
 class TightStream extends EventEmitter {
@@ -112,6 +112,21 @@ describe("the flow's bounds", () => {
     flow.write("answer-1\n", 1);
     expect(events).toEqual(["pause", "resume"]);
     expect(dispatched).toHaveLength(MAX_OPEN_CALLS + 1);
+  });
+
+  it(`hands nothing more on while ${MAX_HELD_CHARS} characters of answers wait for the reader`, () => {
+    const stream = new TightStream(10);
+    const { flow, dispatched } = flowOver(stream);
+    // The stream is full; an answer of MAX_HELD_CHARS waits here.
+    flow.write("x".repeat(20));
+    flow.write("y".repeat(MAX_HELD_CHARS));
+    flow.offer({ method: "tools/list", id: 1 }, 40);
+    flow.offer({ method: "ping", id: 2 }, 40);
+    expect(dispatched).toEqual([]);
+    // The reader takes it: what waited goes on, in order.
+    stream.drain();
+    stream.drain();
+    expect(dispatched.map((m) => (m as { id: number }).id)).toEqual([1, 2]);
   });
 
   it("lets a cancel overtake the queue: a waiting call is dropped unrun, a running one hears it at once", () => {

@@ -12,6 +12,7 @@ export const GROUP_TITLES = {
   storage: "storage (full disk, hostile files, token on disk)",
   "escaped-token": "escaped token (BibTeX, \\u, percent, CSV, RIS)",
   cancel: "cancel (before and after a write, storms)",
+  bytes: "bytes (pipelined requests, stdout unread)",
 } as const;
 
 export type GroupName = keyof typeof GROUP_TITLES;
