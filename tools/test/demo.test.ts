@@ -103,7 +103,9 @@ describe.skipIf(!BUILT)("pnpm demo", () => {
     expect(section(stdout, "── create_routine")).toMatch(/routine #\d+ "Demo: .*", inactive/);
     expect(section(stdout, "── The same write")).toContain(`offers ${READS} tools`);
     expect(section(stdout, "── The same write")).toContain("invalid_argument: create_routine changes resmon");
-    expect(section(stdout, "── The same write")).toContain('{"read_only":true}');
+    expect(section(stdout, "── The same write")).toContain(
+      '{"read_only":true,"sent":false,"outcome":"not_sent"}',
+    );
     expect(section(stdout, "── resmon-mcp doctor")).toContain("exit code 0:\n  OK: a resmon answered.");
 
     // Everything but the raw answer is written for a person: no null, no ISO instants.
