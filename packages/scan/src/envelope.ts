@@ -8,7 +8,7 @@ import {
   tallySources,
 } from "./coverage.js";
 import { PAGE_SIZE } from "./profile.js";
-import { batchKind, EXPANSION_BATCH_NOTE, foundBy } from "./provenance.js";
+import { batchKind, EXPANSION_BATCH_NOTE, foundBy, foundByLine } from "./provenance.js";
 import { clip, type PaperRecord, shortAuthors, yearOf } from "./records.js";
 import { RETRY_AFTER_CAP_MS } from "./retrieval.js";
 import { scoresById } from "./shortlist.js";
@@ -159,7 +159,7 @@ function payloadOf(
         const c = byId.get(id);
         return {
           ...item(records[id], id, SCREEN_ABSTRACT_CHARS),
-          found_by: c ? foundBy(c, state.tasks) : [],
+          found_by: c ? foundByLine(foundBy(c, state.tasks)) : "",
         };
       });
       const score = `Score every item 0–3 with the criteria it meets. Abstracts are cut at ${SCREEN_ABSTRACT_CHARS} characters where marked abstract_truncated.`;

@@ -1,6 +1,7 @@
 /** evidence.md: evidence.json said for a person to read. */
 import { allAnsweredWords, type CoverageSummary, outcomeWords } from "./coverage.js";
 import type { Evidence } from "./evidence-json.js";
+import { foundByLine } from "./provenance.js";
 
 /**
  * "No retraction" said only as far as it was checked: of the ranked papers, those whose lifecycle
@@ -185,7 +186,7 @@ export function renderMarkdown(e: Evidence, brief: string): string {
     );
     const unsearched = p.source !== null && !e.sources_searched.includes(String(p.source));
     out.push(
-      `- Found by: ${p.found_by.join(", ") || "not on record"}${unsearched ? ` (from ${line(p.source)}, a source the scan did not search)` : ""}`,
+      `- Found by: ${foundByLine(p.found_by) || "not on record"}${unsearched ? ` (from ${line(p.source)}, a source the scan did not search)` : ""}`,
     );
     if (p.role) out.push(`- Role: ${p.role}`);
     if (p.out_of_window) out.push("- Outside the window");

@@ -51,3 +51,22 @@ export function batchKind(round: number, candidates: readonly (Found & { origin:
 /** What a screening batch of the expansion says first, so it is never read as what the queries found. */
 export const EXPANSION_BATCH_NOTE =
   "This batch is the expansion: resmon's similar-papers search from your best-scored papers, not your queries. Its papers may come from sources the scan did not select and from outside the window (out_of_window); found_by names the seed.";
+
+/**
+ * found_by in one short line for an answer a model reads: the queries grouped by how they retrieved
+ * ("corpus q1 q2 q3; sweep q1; similar to 228, 301"), the same facts as the list in fewer tokens.
+ */
+export function foundByLine(found: readonly string[]): string {
+  const groups = new Map<string, string[]>();
+  for (const f of found) {
+    const similar = /^similar to (\d+)$/.exec(f);
+    const query = /^(\S+) (sweep|corpus)$/.exec(f);
+    const [key, id] = similar ? ["similar to", similar[1]] : query ? [query[2], query[1]] : ["", f];
+    groups.set(key as string, [...(groups.get(key as string) ?? []), id as string]);
+  }
+  return [...groups]
+    .map(([key, ids]) =>
+      key === "similar to" ? `similar to ${ids.join(", ")}` : `${key} ${ids.join(" ")}`.trim(),
+    )
+    .join("; ");
+}

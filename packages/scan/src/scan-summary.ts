@@ -1,5 +1,6 @@
 import type { CoverageSummary } from "./coverage.js";
 import type { Evidence } from "./evidence-json.js";
+import { foundByLine } from "./provenance.js";
 import { clip } from "./records.js";
 
 /**
@@ -30,7 +31,7 @@ export function summaryOf(evidence: Evidence, coverage: CoverageSummary): Record
         : {}),
       ...(p.verification.lifecycle_unchecked ? { lifecycle_unchecked: true } : {}),
       ...(p.out_of_window ? { out_of_window: true } : {}),
-      found_by: p.found_by,
+      found_by: foundByLine(p.found_by),
     })),
     alternates: evidence.alternates.map((p) => ({ doc_id: p.doc_id, rank: p.rank, left_out: p.left_out })),
     unverified: evidence.unverified.map((u) => ({

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { foundBy } from "../src/provenance.js";
+import { foundBy, foundByLine } from "../src/provenance.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd } from "./helpers/model.js";
 import { startArgs } from "./helpers/plan.js";
@@ -13,7 +13,7 @@ afterEach(async () => {
   await r.close();
 });
 
-type Batch = { kind: string; items: { doc_id: number; found_by: string[] }[] };
+type Batch = { kind: string; items: { doc_id: number; found_by: string }[] };
 
 describe("where each paper came from", () => {
   it("names the query's retrieval or the seed paper, once each", () => {
@@ -29,6 +29,11 @@ describe("where each paper came from", () => {
     ]);
     // A query with no finished retrieval on record is named alone, never dropped.
     expect(foundBy({ doc_id: 5, merged_ids: [], query_ids: ["Q2"] }, tasks)).toEqual(["Q2"]);
+    // The same facts in one line for an answer: grouped by how each query retrieved.
+    expect(foundByLine(["Q1 sweep", "Q1 corpus", "Q3 corpus", "similar to 7", "similar to 9"])).toBe(
+      "sweep Q1; corpus Q1 Q3; similar to 7, 9",
+    );
+    expect(foundByLine(["Q2"])).toBe("Q2");
   });
 
   it("a scan announces its expansion batch, and every item, row and evidence.md entry says how it was found", async () => {
@@ -46,16 +51,15 @@ describe("where each paper came from", () => {
     for (const b of expansion) {
       // Said before the usual instruction, so it is never read as what the queries found.
       expect(b.note).toMatch(/^This batch is the expansion: resmon's similar-papers search/);
-      for (const it of b.batch.items) expect(it.found_by.some((f) => /^similar to \d+$/.test(f))).toBe(true);
+      for (const it of b.batch.items) expect(it.found_by).toMatch(/(^|; )similar to \d+(, \d+)*$/);
     }
     for (const b of queries) {
       expect(b.note).toMatch(/^Score every item/);
       for (const it of b.batch.items) {
-        expect(it.found_by.length).toBeGreaterThan(0);
-        expect(it.found_by.every((f) => /^Q\d (sweep|corpus)$|^similar to \d+$/.test(f))).toBe(true);
+        expect(it.found_by).toMatch(/^(sweep|corpus) Q\d( Q\d)*(; |$)/);
       }
     }
-    const done = seen.at(-1)?.payload as { rows: { found_by: string[] }[]; files: { md: string } };
+    const done = seen.at(-1)?.payload as { rows: { found_by: string }[]; files: { md: string } };
     for (const row of done.rows) expect(row.found_by.length).toBeGreaterThan(0);
     const md = readFileSync(done.files.md, "utf8");
     const papers = md.slice(md.indexOf("## Papers"), md.indexOf("## How the result was filled"));
