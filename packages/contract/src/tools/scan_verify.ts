@@ -22,5 +22,5 @@ export const scan_verify = writeTool({
   example: { scan_id: "0b7e5c1e-3f3a-4c55-9a51-2f1d7c0e9a10" },
   exampleNeeds: "a scan whose every shortlisted paper is ranked (scan-e2e.test.ts runs the sequence)",
   // The result envelope (SCAN_ENVELOPE_BUDGET in the bench).
-  budget: 1_050,
+  budget: 1_650,
 });
