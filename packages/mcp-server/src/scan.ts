@@ -1,5 +1,7 @@
+import { realpathSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { readSmallFile, resolveStateDir } from "@resmon/api-client";
 import type { ResmonFeature, RouteRef, ScanEnvelope, ToolName, ToolResult } from "@resmon/mcp-contract";
 import {
@@ -42,11 +44,26 @@ async function learnTokens(env: Record<string, string | undefined>): Promise<voi
   }
 }
 
+/**
+ * The configured scans directory with every symlink on its way resolved, once (issue 34): a dotfile
+ * set-up that links it elsewhere, or macOS's /tmp (a link to /private/tmp), is where the user put
+ * it. The engine still refuses a symlink inside it (a scan's directory or file). A part not there yet
+ * is kept as written under the nearest ancestor that is.
+ */
+export function resolvedScanRoot(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    const parent = dirname(dir);
+    return parent === dir ? dir : join(resolvedScanRoot(parent), basename(dir));
+  }
+}
+
 /** The engine for this server's configuration (config.ts). */
 export function scanEngineFor(config: Config): ScanEngine {
   const { scanWaitMs, scanRetryWaitMs } = config;
   const engine = createScanEngine({
-    dataDir: config.scanDataDir ?? defaultScanDataDir(config.env),
+    dataDir: resolvedScanRoot(config.scanDataDir ?? defaultScanDataDir(config.env)),
     scrub,
     ...(scanWaitMs !== undefined ? { waitMs: scanWaitMs } : {}),
     ...(scanRetryWaitMs !== undefined ? { retryWaitMs: scanRetryWaitMs } : {}),

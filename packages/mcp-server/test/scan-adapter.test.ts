@@ -4,7 +4,7 @@
  * mapping's (backend_unavailable with `tried`, as every tool's), and scan_result, which asks resmon
  * nothing, still knows the token to scrub.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scanStartArgs, startTestkit, type Testkit } from "@resmon/testkit";
@@ -75,4 +75,42 @@ describe("the scan through the server's adapter", () => {
     expect(got.error.detail).toMatchObject({ stage: "retrieve" });
     await tools.close?.();
   }, 20_000);
+});
+
+describe("a symlinked RESMON_MCP_SCAN_DATA (issue 34: dotfile set-ups, macOS /tmp)", () => {
+  it("is where the user put it: a scan starts under the link's target; a link inside it is still refused", async () => {
+    const target = join(base, "real-scans");
+    mkdirSync(target);
+    const link = join(base, "linked-scans");
+    symlinkSync(target, link);
+    // A stand-in of its own: an earlier case stops the file's one.
+    const own = await startTestkit({ stateDir: join(base, "own-state"), seed: "demo" });
+    const tools = createResmonTools({
+      env: {
+        ...env,
+        RESMON_PORT: String(own.port),
+        RESMON_STATE_DIR: join(base, "own-state"),
+        RESMON_MCP_SCAN_DATA: link,
+      },
+    });
+    try {
+      const args = scanStartArgs({ scanId: crypto.randomUUID(), retrieval: "corpus", profile: "quick" });
+      const got = await tools.call("scan_start", args);
+      expect(got.ok, JSON.stringify(got).slice(0, 300)).toBe(true);
+      expect(readdirSync(target)).toContain(String(args.scan_id));
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      // A scan's own directory that is a link is refused as before.
+      const other = join(base, "elsewhere");
+      mkdirSync(other);
+      const linkedId = crypto.randomUUID();
+      symlinkSync(other, join(target, linkedId));
+      const refused = await tools.call("scan_result", { scan_id: linkedId });
+      expect(refused.ok).toBe(false);
+      expect(JSON.stringify(refused)).toContain("symbolic link");
+      expect(existsSync(join(other, "scan.json"))).toBe(false);
+    } finally {
+      await tools.close?.();
+      await own.stop();
+    }
+  });
 });
