@@ -35,7 +35,12 @@ beforeAll(async () => {
   dataDir = join(dir, "scans");
   kit = await startTestkit({ stateDir: dir, seed: "demo" });
   kit.setAdmission({ runDurationMs: 200 });
-  session = await openScanSession(kit, dataDir, { RESMON_MCP_SCAN_WAIT_MS: "3000" });
+  // A failed round is sent again after RESMON_MCP_SCAN_RETRY_WAIT_MS (60 s by default), which is
+  // all waiting: 1 s here takes the same path (the "every sweep failed" case took 81 s with 60).
+  session = await openScanSession(kit, dataDir, {
+    RESMON_MCP_SCAN_WAIT_MS: "3000",
+    RESMON_MCP_SCAN_RETRY_WAIT_MS: "1000",
+  });
 }, 60_000);
 
 afterAll(async () => {
