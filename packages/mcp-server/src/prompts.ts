@@ -1,5 +1,5 @@
 import { PROMPT_BY_NAME, PROMPTS, renderPrompt } from "@resmon/mcp-contract";
-import type { Refused } from "./protocol/sdk.js";
+import type { Refused } from "./host.js";
 
 /**
  * The MCP prompts, from the contract (prompts.ts there): listed and rendered with their arguments.

@@ -8,7 +8,7 @@ import {
 } from "@resmon/mcp-contract";
 import type { EvidenceListing, ScanEngine } from "@resmon/scan";
 import { boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
-import type { Refused } from "./protocol/sdk.js";
+import type { Refused } from "./host.js";
 
 /**
  * A finished scan's evidence files as MCP resources (contract 1.4, resources.ts there): listed once

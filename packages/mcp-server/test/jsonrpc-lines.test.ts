@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { createLineReader, firstDuplicateKey, invalidMessageAnswer } from "../src/protocol/lines.js";
+import { firstDuplicateKey } from "../src/json-duplicate-key.js";
+import { createLineReader, invalidMessageAnswer } from "../src/protocol/lines.js";
 import { checkMessage } from "../src/protocol/sdk.js";
 import { cleanEnv, HAVE_CLI, RawServer } from "./helpers/spawn.js";
 

@@ -3,6 +3,8 @@
  * transport, which drops such lines without a word, a line that is not JSON is answered -32700, one
  * over 10 MiB -32600 (id null), and a tools/call whose text repeats a key -32602.
  */
+import { firstDuplicateKey } from "../json-duplicate-key.js";
+
 type Json = Record<string, unknown>;
 type Id = string | number;
 
@@ -34,41 +36,6 @@ export function invalidMessageAnswer(value: unknown): ErrorAnswer | undefined {
   if (record && !("method" in record) && ("result" in record || "error" in record)) return undefined;
   const id = typeof record?.id === "string" || typeof record?.id === "number" ? record.id : null;
   return errorAnswer(id, -32600, "Invalid Request");
-}
-
-/**
- * The path of the first key an object in this JSON text repeats ("params.name"), or undefined.
- * JSON.parse keeps the last of two equal keys without a word, while other readers (a proxy, a log,
- * a person) may read the first: a call must mean one thing. The text has parsed, so it is valid JSON.
- */
-export function firstDuplicateKey(text: string): string | undefined {
-  // Each container: its keys (objects only), its path, and the key or index whose value comes next.
-  const stack: { keys: Set<string> | undefined; path: string; at: string | number }[] = [];
-  let expectKey = false;
-  const tokens = /"[^"\\]*(?:\\.[^"\\]*)*"|[{}[\],]/g;
-  for (let match = tokens.exec(text); match; match = tokens.exec(text)) {
-    const token = match[0];
-    const top = stack.at(-1);
-    if (token.startsWith('"')) {
-      if (!top?.keys || !expectKey) continue;
-      const key = token.includes("\\") ? (JSON.parse(token) as string) : token.slice(1, -1);
-      if (top.keys.has(key)) return `${top.path}${key}`;
-      top.keys.add(key);
-      top.at = key;
-      expectKey = false;
-    } else if (token === "{" || token === "[") {
-      const path = top ? `${top.path}${String(top.at)}.` : "";
-      stack.push(token === "{" ? { keys: new Set(), path, at: "" } : { keys: undefined, path, at: 0 });
-      expectKey = token === "{";
-    } else if (token === ",") {
-      if (top?.keys) expectKey = true;
-      else if (top) top.at = (top.at as number) + 1;
-    } else {
-      stack.pop();
-      expectKey = false;
-    }
-  }
-  return undefined;
 }
 
 /** Feed decoded text to `push`; each complete line is parsed and handled before it returns. */

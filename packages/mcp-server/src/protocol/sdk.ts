@@ -16,6 +16,7 @@ import {
   UnsupportedProtocolVersionError,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import type { Answer, Progress, Refused, ToolHost } from "../host.js";
 import { log } from "../log.js";
 import { scrub } from "../scrub.js";
 import { errorAnswer, invalidMessageAnswer, isPlain } from "./lines.js";
@@ -25,40 +26,6 @@ export type { JSONRPCMessage };
 
 type Json = Record<string, unknown>;
 type Id = string | number;
-
-/** A call's answer (with resource_link blocks after its text: a finished scan's evidence) or error envelope. */
-type Outcome = { ok: true; answer: Json; links?: Json[] } | { ok: false; error: object };
-/** A request the host refuses: answered -32602 with the contract's `{error, message, detail}` as data. */
-export interface Refused {
-  refused: { message: string; data: Json };
-}
-type Answer = Json | Refused;
-type Progress = { progress: number; total?: number; message: string };
-
-export interface ToolHost {
-  info: { name: string; version: string; title?: string; description?: string };
-  instructions: string;
-  /** Added to the opening answer's _meta (initialize, server/discover): the contract version etc. */
-  initializeMeta: Record<string, unknown>;
-  listTools(): readonly Record<string, unknown>[];
-  /**
-   * A call's answer or error envelope; `signal` aborts when the client cancels it
-   * (notifications/cancelled). `progress` is given only when the request carried
-   * `_meta.progressToken`: each call sends one `notifications/progress` (never after the call answers).
-   */
-  callTool(
-    name: string,
-    args: unknown,
-    signal: AbortSignal,
-    progress?: (note: Progress) => Promise<void>,
-  ): Promise<Outcome>;
-  prompts: { list(): Json[]; get(name: string, args?: Record<string, string>): Answer };
-  resources: {
-    list(cursor?: string): Promise<Answer>;
-    templates(): Json[];
-    read(uri: string): Promise<Answer>;
-  };
-}
 
 /** The host's answer, or its refusal thrown as the protocol error the SDK sends. */
 function answered(answer: Answer): never {
