@@ -260,8 +260,13 @@ describe.skipIf(!HAVE_CLI)("the built server against a hostile backend", { timeo
     // TIMEOUT leaves a loaded machine room to find resmon and send the request after it.
     const TIMEOUT = 6_000;
     const PROBE_MS = 2_000;
-    // Health answers slowly, then the tool's own route never answers.
+    // Until the server's own start-up requests are done (its warm-up call and the start-up probe),
+    // health refuses, so nothing is found and kept: the call below finds resmon itself. Were the
+    // warm-up's discovery still running when the call came, the call would join it part-way.
+    let slow = false;
+    // Then health answers slowly, and the tool's own route never answers.
     listener.routes.set("/api/health", (_req, res) => {
+      if (!slow) return json(res, 503, { detail: "starting" });
       setTimeout(() => json(res, 200, HEALTH), PROBE_MS);
     });
     let requestAt = 0;
@@ -273,6 +278,8 @@ describe.skipIf(!HAVE_CLI)("the built server against a hostile backend", { timeo
       RESMON_STATE_DIR: await stateFor(listener, "slow-probe"),
       RESMON_MCP_TIMEOUT_MS: String(TIMEOUT),
     });
+    await server.probed();
+    slow = true;
     const answer = await callTool(server, "list_routines");
     expect(answer.body).toMatchObject({ error: "backend_unavailable", detail: { timeout_ms: TIMEOUT } });
     expect(requestAt).toBeGreaterThan(0);
