@@ -87,7 +87,7 @@ export type StreamResult =
     };
 
 export interface StreamOptions {
-  /** The most bytes the body may hold; past it the stream fails with too_large. Default: no cap. */
+  /** The most bytes the body may hold; past it the stream fails with too_large. Default: no cap. Not a number of bytes (NaN, negative): a RangeError, nothing sent. */
   maxBytes?: number;
 }
 /** A route's init plus the stream's options, optional exactly when the route's init is. */
@@ -260,7 +260,13 @@ async function sendStreamed(
   if (refused) throw refused;
   if (view.signal?.aborted) return { ok: false, error: CANCELLED(core.baseUrl) };
   const { maxBytes, ...rest } = init ?? {};
-  const cap = typeof maxBytes === "number" ? maxBytes : undefined;
+  // NaN compares false with every size, so it would read uncapped: a cap that is no number of bytes is refused.
+  if (maxBytes !== undefined && !(typeof maxBytes === "number" && maxBytes >= 0)) {
+    throw new RangeError(
+      `stream's maxBytes is a number of bytes, at least 0 (Infinity for no cap), not ${String(maxBytes)}.`,
+    );
+  }
+  const cap = maxBytes;
   let request: Request;
   try {
     request = core.request(method, path, withViewSignal(rest, view));

@@ -131,6 +131,26 @@ describe("client.stream", () => {
     expect(bytes).toBeLessThanOrEqual(2 * MiB);
   });
 
+  it.each([
+    ["NaN", Number.NaN],
+    ["a negative number", -1],
+    ["a string", "1024"],
+  ])("refuses maxBytes of %s before sending anything, never reading uncapped", async (_what, maxBytes) => {
+    let requests = 0;
+    server = await startServer((_req, res) => {
+      requests += 1;
+      void writeExport(res, 8);
+    });
+    client = createResmonClient({ port: server.port, token: TOKEN });
+    await expect(
+      client.stream("GET", "/api/executions/{exec_id}/references", {
+        ...refs,
+        maxBytes: maxBytes as number,
+      }),
+    ).rejects.toThrow(RangeError);
+    expect(requests).toBe(0);
+  });
+
   it("answers a non-2xx as a typed http error, without the token", async () => {
     server = await startServer((_req, res) => {
       res.writeHead(404, { "content-type": "application/json" });
