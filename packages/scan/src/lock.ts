@@ -75,6 +75,19 @@ function sleepSync(ms: number): void {
 }
 
 /**
+ * The pid a breaker names. Its body is `{pid, at}`, not a lock's (readLock wants a nonce too, and
+ * found none: a dead breaker's pid was never read, and it blocked the scan for the 10 s grace).
+ */
+function breakerPid(path: string): number | null {
+  try {
+    const body = JSON.parse(readBounded(path, MAX_LOCK_BYTES) ?? "null") as { pid?: unknown } | null;
+    return typeof body?.pid === "number" ? body.pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Remove the stale lock judged as `seen`, and only that one. Breakers take `<lock>.break`
  * exclusively first, then look again: a lock that another breaker already cleared and a new holder
  * already took has another identity and is left alone (reading and unlinking without this let a
@@ -88,12 +101,12 @@ function breakStale(path: string, seen: string | null): boolean {
     writeNew(breaker, JSON.stringify({ pid: process.pid, at: new Date().toISOString() }));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    const holder = readLock(breaker) as { pid?: number } | null;
+    const pid = breakerPid(breaker);
     let old = false;
     try {
       old = Date.now() - statSync(breaker).mtimeMs > UNREADABLE_GRACE_MS;
     } catch {}
-    if (old || (typeof holder?.pid === "number" && !alive(holder.pid))) {
+    if (old || (pid !== null && !alive(pid))) {
       try {
         unlinkSync(breaker);
       } catch {}

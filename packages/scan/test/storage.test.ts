@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultScanDataDir } from "../src/data-dir.js";
 import { ensureDir, writeAtomic } from "../src/fsio.js";
 import { acquireLock } from "../src/lock.js";
-import { deadPid } from "./helpers/process.js";
+import { deadPid, lockBody } from "./helpers/process.js";
 
 async function until(ok: () => boolean, ms: number): Promise<void> {
   const end = Date.now() + ms;
@@ -93,6 +93,21 @@ describe("the per-scan lock", () => {
     );
     const held = acquireLock(path, "scan_continue", new Date());
     expect(held.cleared).toMatchObject({ pid, tool: "scan_start" });
+    held.release();
+  });
+
+  it("a breaker left by a dead process is cleared at once, not waited on for 10 s", async () => {
+    // A process killed inside breakStale leaves `<lock>.break` holding its pid (issue 34 point 7).
+    const path = join(dir, "lock");
+    const dead = await deadPid();
+    writeFileSync(path, lockBody(dead, "scan_start", "2026-01-01T00:00:00Z"));
+    writeFileSync(`${path}.break`, JSON.stringify({ pid: dead, at: new Date().toISOString() }));
+    const started = Date.now();
+    const held = acquireLock(path, "scan_continue", new Date());
+    expect(held.cleared).toMatchObject({ pid: dead, tool: "scan_start" });
+    expect(existsSync(`${path}.break`)).toBe(false);
+    // Two attempts a millisecond apart; 10 s (the unreadable grace) is what the old code needed.
+    expect(Date.now() - started).toBeLessThan(5_000);
     held.release();
   });
 
