@@ -6,9 +6,8 @@
  * small, so a cancel is heard at once, and paused past MAX_QUEUED_CHARS, so a slow reader slows the
  * harness's writes instead of growing this process.
  */
-import { isId, isPlain } from "./lines.js";
-
-type Id = string | number;
+import { isPlain } from "../json.js";
+import { type Id, isId } from "./lines.js";
 
 export interface FrameOutput {
   /** false when the stream's buffer is full: wait for 'drain' before the next write. */

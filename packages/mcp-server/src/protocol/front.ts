@@ -5,13 +5,12 @@
  * are stale). Only the plain shapes every harness sends, on which the answers do not depend; anything
  * else, and all after tools/list, goes to the SDK, which replays what the front took (sdk.ts).
  */
+
+import { PROTOCOL_VERSION_KEY as PROTOCOL_VERSION } from "../eras.js";
 import { RECORDED } from "../generated/first-answers.js";
-import { isId, isPlain, onlyKeys } from "./lines.js";
+import { isPlain, type Json, onlyKeys } from "../json.js";
+import { type Id, isId } from "./lines.js";
 
-type Json = Record<string, unknown>;
-type Id = string | number;
-
-const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 

@@ -3,10 +3,10 @@
  * transport, which drops such lines without a word, a line that is not JSON is answered -32700, one
  * over 10 MiB -32600 (id null), and a tools/call whose text repeats a key -32602.
  */
+import { isPlain } from "../json.js";
 import { firstDuplicateKey } from "../json-duplicate-key.js";
 
-type Json = Record<string, unknown>;
-type Id = string | number;
+export type Id = string | number;
 
 /** The SDK's own stdio buffer limit. */
 const MAX_LINE = 10 * 1024 * 1024;
@@ -17,10 +17,6 @@ export type ErrorAnswer = {
   error: { code: number; message: string; data?: unknown };
 };
 
-export const isPlain = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-/** Every key of `v` is one of `allowed`. */
-export const onlyKeys = (v: Json, allowed: readonly string[]): boolean =>
-  Object.keys(v).every((k) => allowed.includes(k));
 /** A JSON-RPC id as the SDK's schema takes it: a string or a safe integer. */
 export const isId = (v: unknown): v is Id =>
   typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));

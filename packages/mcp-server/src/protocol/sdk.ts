@@ -16,16 +16,16 @@ import {
   UnsupportedProtocolVersionError,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { createEraCheck, MODERN_PROTOCOL_VERSIONS } from "../eras.js";
 import type { Answer, Progress, Refused, ToolHost } from "../host.js";
+import { isPlain, type Json } from "../json.js";
 import { log } from "../log.js";
 import { scrub } from "../scrub.js";
-import { errorAnswer, invalidMessageAnswer, isPlain } from "./lines.js";
+import { toolResult } from "../tool-result.js";
+import { errorAnswer, type Id, invalidMessageAnswer } from "./lines.js";
 import type { OpenSession, Session } from "./stdio.js";
 
 export type { JSONRPCMessage };
-
-type Json = Record<string, unknown>;
-type Id = string | number;
 
 /** The host's answer, or its refusal thrown as the protocol error the SDK sends. */
 function answered(answer: Answer): never {
@@ -37,9 +37,7 @@ const isRefused = (answer: Answer): answer is Refused => "refused" in answer;
 /** The 2025-era revisions `initialize` negotiates (newest first) and its answer to any other. */
 export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 export const LEGACY_FALLBACK_VERSION: string = LATEST_PROTOCOL_VERSION;
-/** The 2026-era revisions served per request (the `_meta` envelope's protocolVersion). */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
-const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+export { MODERN_PROTOCOL_VERSIONS } from "../eras.js";
 
 /** The SDK's full check of one JSON-RPC message: the message, or undefined when it is not one. */
 export function checkMessage(value: unknown): JSONRPCMessage | undefined {
@@ -76,12 +74,9 @@ function buildServer(host: ToolHost, ended: (id: Id) => void): Server {
               .notify({ method: "notifications/progress", params: { progressToken: token, ...note } })
               .catch(() => undefined);
     try {
-      const outcome = await host.callTool(request.params.name, request.params.arguments, signal, progress);
-      // structuredContent (SDK clients check it against the output schema) only on success.
-      const text = JSON.stringify(outcome.ok ? outcome.answer : outcome.error);
-      const links = (outcome.ok ? (outcome.links ?? []) : []) as CallToolResult["content"];
-      const content: CallToolResult["content"] = [{ type: "text", text }, ...links];
-      return outcome.ok ? { content, structuredContent: outcome.answer } : { content, isError: true };
+      return toolResult(
+        await host.callTool(request.params.name, request.params.arguments, signal, progress),
+      ) as CallToolResult;
     } finally {
       // The SDK answers nothing to a cancelled call: its place is free once its work has ended.
       if (signal.aborted) ended(id);
@@ -101,42 +96,13 @@ function buildServer(host: ToolHost, ended: (id: Id) => void): Server {
   return server;
 }
 
-/** The revision a request's envelope names, "" for a request with none, undefined for a notification. */
-function claimOf(message: Json): string | undefined {
-  if (!("id" in message)) return undefined;
-  const meta = isPlain(message.params) && isPlain(message.params._meta) ? message.params._meta : {};
-  return typeof meta[PROTOCOL_VERSION] === "string" ? meta[PROTOCOL_VERSION] : "";
-}
-
-/**
- * What the SDK's entry serves but the 2026-07-28 schema or docs/protocol.md refuses: a revision not
- * served, on any request (it checks only the first); after a 2026-07-28 opening, even `server/discover`
- * (to it a probe it may fall back from), `initialize` (-32022) and a request without envelope (-32602).
- */
-function eraRefusal(message: Json, era: string | undefined): Json | undefined {
-  const claim = claimOf(message);
-  const params = isPlain(message.params) ? message.params : {};
-  let requested = claim && !MODERN_PROTOCOL_VERSIONS.includes(claim) ? claim : undefined;
-  if (era === "modern" && claim === "") {
-    if (message.method !== "initialize") {
-      const missing = "the per-request envelope is required on protocol revision 2026-07-28";
-      return errorAnswer(message.id as Id, -32602, `Invalid _meta envelope: _meta: ${missing}`);
-    }
-    requested = typeof params.protocolVersion === "string" ? params.protocolVersion : "unknown";
-  }
-  if (requested === undefined) return undefined;
-  const error = new UnsupportedProtocolVersionError({ supported: [...MODERN_PROTOCOL_VERSIONS], requested });
-  return errorAnswer(message.id as Id, error.code, error.message, error.data);
-}
-
 /**
  * Serve one stdio session of either era. `opening`, what the front answered already (front.ts), is
  * replayed first under ids of its own whose answers are dropped, so the SDK's state is as it would be.
  */
 export function serveSession(host: ToolHost, ...[io, opening]: Parameters<OpenSession>): Session {
   let open = true;
-  /** The session's era, fixed by its first request. */
-  let era: "legacy" | "modern" | undefined;
+  const eras = createEraCheck();
   const replayed = new Set<unknown>();
   /** The opening answers carry the host's `_meta` (contract version…): the SDK has no hook for it. */
   const openings = new Set<unknown>();
@@ -165,7 +131,7 @@ export function serveSession(host: ToolHost, ...[io, opening]: Parameters<OpenSe
     onerror: (error) => log(`protocol: ${error.message}`),
   });
   const deliver = (message: Json) => {
-    if ("id" in message) era ??= claimOf(message) ? "modern" : "legacy";
+    eras.seen(message);
     if (message.method === "initialize" || message.method === "server/discover") openings.add(message.id);
     transport.onmessage?.(message as JSONRPCMessage);
   };
@@ -182,8 +148,15 @@ export function serveSession(host: ToolHost, ...[io, opening]: Parameters<OpenSe
         const answer = invalidMessageAnswer(value);
         return answer && write(answer);
       }
-      const refusal = eraRefusal(message, era);
-      if (refusal) return write(refusal);
+      const refusal = eras.refusal(message);
+      const id = message.id as Id;
+      if (refusal && "missingEnvelope" in refusal)
+        return write(errorAnswer(id, -32602, `Invalid _meta envelope: _meta: ${refusal.missingEnvelope}`));
+      if (refusal) {
+        const supported = [...MODERN_PROTOCOL_VERSIONS];
+        const error = new UnsupportedProtocolVersionError({ supported, requested: refusal.requested });
+        return write(errorAnswer(id, error.code, error.message, error.data));
+      }
       deliver(message);
     },
     close: () => handle.close(),

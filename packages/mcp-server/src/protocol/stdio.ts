@@ -6,12 +6,10 @@
  */
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import type { Json } from "../json.js";
 import { createFlow, type FrameOutput } from "./flow.js";
 import { createFront } from "./front.js";
-import { createLineReader } from "./lines.js";
-
-type Json = Record<string, unknown>;
-type Id = string | number;
+import { createLineReader, type Id } from "./lines.js";
 
 export interface Session {
   /** One parsed line, in arrival order. */
