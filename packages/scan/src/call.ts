@@ -98,6 +98,7 @@ export class Call {
   ): Promise<T> {
     const deadline = this.answered ? this.workEnd : Math.max(this.workEnd, Date.now() + FIRST_REQUEST_MS);
     if (Date.now() >= deadline) throw new BudgetSpent();
+    this.dir.requestsMade++;
     try {
       const data = await this.backend.call(send, { deadline });
       if (advancing) this.answered = true;

@@ -33,6 +33,8 @@ const STORAGE_CODES: Record<string, string> = {
 /** One scan's directory: scan.json (written last), candidates.json (records at retrieval), lock, evidence.*. */
 export class ScanDir {
   readonly dir: string;
+  /** Requests this call has made of resmon so far (call.ts counts them): a storage refusal says so. */
+  requestsMade = 0;
   constructor(
     readonly root: string,
     readonly scanId: string,
@@ -68,6 +70,13 @@ export class ScanDir {
     }
   }
 
+  /** What a storage refusal says of resmon: whether this call had asked it anything before the failure. */
+  private sentSoFar(): string {
+    const n = this.requestsMade;
+    if (n === 0) return "nothing was sent to resmon";
+    return `this call had already made ${n} request${n === 1 ? "" : "s"} of resmon (a sweep among them may have started a run there) whose answers are not saved`;
+  }
+
   refusal(error: unknown, path: string, doing: string): Error {
     const where =
       path === this.root ? `the scans directory ${this.root}` : `${this.shown(path)} in ${this.root}`;
@@ -76,7 +85,7 @@ export class ScanDir {
       return storageRefusal(
         error.problem,
         this.shown(error.path),
-        `Could not ${doing} ${at}: ${error.message}. Nothing was changed and nothing was sent to resmon; the file is left as it is for you to inspect.`,
+        `Could not ${doing} ${at}: ${error.message}. Nothing was changed and ${this.sentSoFar()}; the file is left as it is for you to inspect.`,
       );
     }
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -85,7 +94,7 @@ export class ScanDir {
       return storageRefusal(
         code,
         this.shown(path),
-        `Could not ${doing} ${where}: ${said} (${code}). The previous file is untouched and nothing was sent to resmon; free space or fix the directory, then send the same call again.`,
+        `Could not ${doing} ${where}: ${said} (${code}). The previous file is untouched and ${this.sentSoFar()}; free space or fix the directory, then send the same call again.`,
       );
     }
     return error as Error;

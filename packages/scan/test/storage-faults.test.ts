@@ -20,7 +20,7 @@ import { join } from "node:path";
 import type { ScanEnvelope } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeAtomic } from "../src/fsio.js";
-import { createScanEngine } from "../src/index.js";
+import { createScanEngine, type ScanBackend } from "../src/index.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd, scoreBatch } from "./helpers/model.js";
 import { startArgs } from "./helpers/plan.js";
@@ -124,6 +124,29 @@ describe.skipIf(noMount !== null)(`a full disk (${noMount ?? "tmpfs"})`, () => {
     const e = await refused(engine.start(startArgs()));
     expect(e.detail).toMatchObject({ reason: "storage" });
     expect(r.sweepPosts()).toBe(0);
+  });
+
+  it("a save that fails after this call's sweeps were sent does not say nothing was sent", async () => {
+    const engine = r.engine({ dataDir: join(fs.dir, "scans") });
+    // The disk fills once the first sweep has been sent (issue 34 point 7: the refusal said "nothing
+    // was sent to resmon" after 6 sweep POSTs in the same call).
+    let filled = false;
+    const backend: ScanBackend = {
+      call: async (send, options) => {
+        const data = await r.backend.call(send, options);
+        if (!filled && r.sweepPosts() > 0) {
+          filled = true;
+          fill(fs.dir, 1024);
+        }
+        return data;
+      },
+    };
+    const e = await refused(engine.start(startArgs(), backend));
+    expect(filled).toBe(true);
+    expect(r.sweepPosts()).toBeGreaterThan(0);
+    expect(e.detail).toMatchObject({ reason: "storage" });
+    expect(e.message).not.toContain("nothing was sent to resmon");
+    expect(e.message).toMatch(/this call had already made \d+ requests? of resmon/);
   });
 
   it("a read-only scans directory is refused by name (EROFS)", async () => {
