@@ -3,6 +3,7 @@ import type { Socket } from "node:net";
 import { join } from "node:path";
 import { Backend, type EmbeddingState, type IdentityMode } from "./backend.js";
 import type { SourceMode } from "./coverage.js";
+import type { DeclaredRoute } from "./declared.js";
 import type { Fault } from "./faults.js";
 import { FaultTable } from "./faults.js";
 import { mintToken, removeQuietly, tokenFilePath, writeAtomic } from "./files.js";
@@ -170,6 +171,72 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(text);
 }
 
+/** The request body as JSON, or its text when it is not JSON (bodyInvalid). */
+function bodyOf(raw: string): { body: unknown; bodyInvalid: boolean } {
+  if (raw.trim().length === 0) return { body: undefined, bodyInvalid: false };
+  try {
+    return { body: JSON.parse(raw), bodyInvalid: false };
+  } catch {
+    return { body: raw, bodyInvalid: true };
+  }
+}
+
+/**
+ * What resmon's OpenAPI or this release refuses before the route's handler runs, as FastAPI would
+ * answer it (strictness: a field or parameter resmon would silently ignore, counted by the tests).
+ */
+function strictnessRefusal(
+  release: Release,
+  method: string,
+  declared: DeclaredRoute,
+  query: Query,
+  body: unknown,
+  bodyInvalid: boolean,
+): { reply: Reply; strictness: boolean } | null {
+  const extra = undeclared(declared, query, bodyInvalid ? undefined : body);
+  if (extra.query.length || extra.body.length || extra.bodyNotAllowed) {
+    const named = [
+      ...extra.query.map((q) => `query parameter '${q}'`),
+      ...extra.body.map((f) => `body field '${f}'`),
+      ...(extra.bodyNotAllowed ? ["a request body"] : []),
+    ];
+    const reply: Reply = {
+      status: 400,
+      body: {
+        detail: {
+          reason: "testkit_undeclared",
+          message: `The testkit refused ${method} ${declared.path}: resmon's OpenAPI does not declare ${named.join(", ")} for this route. The real backend would silently ignore it.`,
+          undeclared_query: extra.query,
+          undeclared_body: extra.body,
+        },
+      },
+    };
+    return { reply, strictness: true };
+  }
+  if (bodyInvalid && declared.body) {
+    const reply: Reply = {
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: "json_invalid",
+            loc: ["body", 0],
+            msg: "JSON decode error",
+            input: {},
+            ctx: { error: "Expecting value" },
+          },
+        ],
+      },
+    };
+    return { reply, strictness: false };
+  }
+  const older = olderRequest(release, `${method} ${declared.path}`, query, bodyInvalid ? undefined : body);
+  if (older) return { reply: older.reply, strictness: older.strictness };
+  const invalid = bodyErrors(declared, body);
+  if (invalid.length) return { reply: { status: 422, body: { detail: invalid } }, strictness: false };
+  return null;
+}
+
 class TestkitServer implements Testkit {
   port = 0;
   // A true private field behind a getter, so console.log(kit) or a serialized kit never shows the token.
@@ -270,18 +337,8 @@ class TestkitServer implements Testkit {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const method = (req.method ?? "GET").toUpperCase();
-    const raw = await readBody(req);
+    const { body, bodyInvalid } = bodyOf(await readBody(req));
     const query = queryOf(url);
-    let body: unknown;
-    let bodyInvalid = false;
-    if (raw.trim().length > 0) {
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        bodyInvalid = true;
-        body = raw;
-      }
-    }
     const entry = this.record({
       method,
       path: url.pathname,
@@ -319,77 +376,15 @@ class TestkitServer implements Testkit {
     const declared = found.route.declared;
     entry.route = declared.path;
 
-    const extra = undeclared(declared, query, bodyInvalid ? undefined : body);
-    if (extra.query.length || extra.body.length || extra.bodyNotAllowed) {
-      entry.strictnessRefusal = true;
-      const named = [
-        ...extra.query.map((q) => `query parameter '${q}'`),
-        ...extra.body.map((f) => `body field '${f}'`),
-        ...(extra.bodyNotAllowed ? ["a request body"] : []),
-      ];
-      return reply({
-        status: 400,
-        body: {
-          detail: {
-            reason: "testkit_undeclared",
-            message: `The testkit refused ${method} ${declared.path}: resmon's OpenAPI does not declare ${named.join(", ")} for this route. The real backend would silently ignore it.`,
-            undeclared_query: extra.query,
-            undeclared_body: extra.body,
-          },
-        },
-      });
-    }
-    if (bodyInvalid && declared.body) {
-      return reply({
-        status: 422,
-        body: {
-          detail: [
-            {
-              type: "json_invalid",
-              loc: ["body", 0],
-              msg: "JSON decode error",
-              input: {},
-              ctx: { error: "Expecting value" },
-            },
-          ],
-        },
-      });
-    }
     const routeKey = `${method} ${declared.path}`;
-    const older = olderRequest(this.release, routeKey, query, bodyInvalid ? undefined : body);
-    if (older) {
-      entry.strictnessRefusal = older.strictness;
-      return reply(older.reply);
+    const refused = strictnessRefusal(this.release, method, declared, query, body, bodyInvalid);
+    if (refused) {
+      entry.strictnessRefusal = refused.strictness;
+      return reply(refused.reply);
     }
-    const invalid = bodyErrors(declared, body);
-    if (invalid.length) return reply({ status: 422, body: { detail: invalid } });
 
     const fault = this.faults.take(declared.path, method);
-    if (fault) {
-      switch (fault.kind) {
-        case "delay":
-          await new Promise((r) => setTimeout(r, fault.ms));
-          if (!this.server) return;
-          break;
-        case "status":
-          return reply({
-            status: fault.status,
-            body: fault.body ?? { detail: `testkit fault: HTTP ${fault.status}` },
-          });
-        case "answer":
-          return reply(fault.answer(body));
-        case "malformed_json":
-          entry.status = 200;
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end('{"results": [{"id": 1, "title": "trunc');
-          return;
-        case "drop_connection":
-          req.socket.destroy();
-          return;
-        case "hang":
-          return;
-      }
-    }
+    if (fault && (await this.answerFault(fault, { req, res, entry, body, reply }))) return;
     return reply(
       olderAnswer(
         this.release,
@@ -402,6 +397,50 @@ class TestkitServer implements Testkit {
         }),
       ),
     );
+  }
+
+  /** Answers a fault the test set for this route; false when the request goes on to its handler (a delay). */
+  private async answerFault(
+    fault: Fault,
+    {
+      req,
+      res,
+      entry,
+      body,
+      reply,
+    }: {
+      req: IncomingMessage;
+      res: ServerResponse;
+      entry: RecordedRequest;
+      body: unknown;
+      reply: (r: Reply) => void;
+    },
+  ): Promise<boolean> {
+    switch (fault.kind) {
+      case "delay":
+        await new Promise((r) => setTimeout(r, fault.ms));
+        // Stopped while waiting: nothing is answered.
+        return !this.server;
+      case "status":
+        reply({
+          status: fault.status,
+          body: fault.body ?? { detail: `testkit fault: HTTP ${fault.status}` },
+        });
+        return true;
+      case "answer":
+        reply(fault.answer(body));
+        return true;
+      case "malformed_json":
+        entry.status = 200;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end('{"results": [{"id": 1, "title": "trunc');
+        return true;
+      case "drop_connection":
+        req.socket.destroy();
+        return true;
+      case "hang":
+        return true;
+    }
   }
 
   clearRequests(): void {
