@@ -4,9 +4,12 @@ import type { ScanBackend } from "./backend.js";
 import { advance } from "./machine.js";
 import { foundationalNote } from "./mix.js";
 import { planTasks, resubmitUnfinished } from "./retrieval.js";
+import { recordInputs, scanWithInputs } from "./same-inputs.js";
 import { type EngineContext, locked, type ScanCallOptions } from "./scan-call.js";
+import { scanResult } from "./scan-result.js";
 import type { ScanState } from "./state.js";
 import { nextStep as nextStepOf } from "./steps.js";
+import { ScanDir } from "./store.js";
 
 /** A scan's state before its first step (exported for the budget test's fixtures). */
 export function newState(scanId: string, inputs: StartInputs, now: Date): ScanState {
@@ -36,6 +39,38 @@ export function newState(scanId: string, inputs: StartInputs, now: Date): ScanSt
   };
 }
 
+/**
+ * The envelope of another scan with these inputs that is still open (not complete, not stopped), as
+ * scan_result reads it, saying it answers in place of a duplicate; null when there is none or this
+ * scan_id already exists (then it is resumed as always).
+ */
+async function openScanWithInputs(
+  ctx: EngineContext,
+  scanId: string,
+  hash: string,
+): Promise<ScanEnvelope | null> {
+  const other = scanWithInputs(ctx.root, hash);
+  if (other === null || other === scanId) return null;
+  if (new ScanDir(ctx.root, scanId, ctx.scrub).readState()) return null;
+  // Another scan's storage problem never refuses this start: it is only not answered by that scan.
+  let envelope: ScanEnvelope;
+  try {
+    const state = new ScanDir(ctx.root, other, ctx.scrub).readState();
+    if (!state || state.inputs_hash !== hash) return null;
+    const kind = nextStepOf(state).kind;
+    if (kind === "complete" || kind === "stopped") return null;
+    envelope = await scanResult(ctx, { scan_id: other });
+  } catch {
+    return null;
+  }
+  envelope.payload.duplicate_of = {
+    scan_id_sent: scanId,
+    open_scan_id: other,
+    note: `A scan with these same inputs is open as ${other}; this is its answer and nothing was started. Go on with scan_id ${other}. To start a second scan with the same inputs, send scan_start with allow_duplicate: true.`,
+  };
+  return envelope;
+}
+
 /** scan_start: a new scan, or the same brief again (its retry, if one is on offer); other inputs under its id conflict. */
 export async function startScan(
   ctx: EngineContext,
@@ -45,6 +80,10 @@ export async function startScan(
 ): Promise<ScanEnvelope> {
   const scanId = args.scan_id;
   const inputs = normalizeStart(args);
+  const hash = inputsHash(inputs);
+  // The same inputs under a new scan_id while a scan with them is open: that scan answers, nothing starts.
+  const open = args.allow_duplicate ? null : await openScanWithInputs(ctx, scanId, hash);
+  if (open) return open;
   return locked(
     ctx,
     scanId,
@@ -54,8 +93,7 @@ export async function startScan(
     async (existing, open) => {
       if (existing) {
         // The stored hash decides; the names of what differs are only for the message.
-        const differs =
-          existing.inputs_hash === inputsHash(inputs) ? [] : differingArguments(existing.inputs, inputs);
+        const differs = existing.inputs_hash === hash ? [] : differingArguments(existing.inputs, inputs);
         if (differs.length) {
           throw new ToolError(
             "conflict",
@@ -76,6 +114,7 @@ export async function startScan(
       const call = open(newState(scanId, inputs, ctx.now()));
       // The defaulted inputs and their hash are on disk before any sweep starts.
       call.save();
+      recordInputs(ctx.root, hash, scanId);
       const envelope = await advance(call);
       // Said once, on the answer that starts the scan: older papers may take places in the result.
       const note = foundationalNote(inputs, args.foundational === undefined);

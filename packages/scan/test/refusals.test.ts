@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ToolError } from "@resmon/mcp-contract";
@@ -65,6 +66,34 @@ describe("refusals", () => {
     expect(JSON.stringify(e.detail)).not.toContain("secret");
     expect(e.message).not.toContain("secret");
     expect(r.sweepPosts()).toBe(posts);
+  });
+
+  it("the same inputs under a new scan_id while a scan with them is open: that scan answers, nothing is sent", async () => {
+    const engine = r.engine({ waitMs: 100 });
+    const args = startArgs({ allow_duplicate: undefined });
+    await engine.start(args);
+    const sweeps = () => r.kit.requests.filter((q) => q.route === "/api/search/sweep").length;
+    const sent = sweeps();
+    const retryId = randomUUID();
+    const again = await engine.start({ ...args, scan_id: retryId });
+    expect(again.scan_id).toBe(args.scan_id);
+    expect(again.payload.duplicate_of).toMatchObject({ scan_id_sent: retryId, open_scan_id: args.scan_id });
+    expect(String((again.payload.duplicate_of as { note: string }).note)).toContain("allow_duplicate: true");
+    expect(sweeps()).toBe(sent);
+    expect(existsSync(join(r.dataDir, retryId))).toBe(false);
+    // Asked for explicitly, a second scan with the same inputs starts.
+    const second = await engine.start({ ...args, scan_id: randomUUID(), allow_duplicate: true });
+    expect(second.payload.duplicate_of).toBeUndefined();
+    expect(sweeps()).toBeGreaterThan(sent);
+  });
+
+  it("a finished scan does not hold its inputs: the same brief under a new scan_id is a new scan", async () => {
+    const engine = r.engine();
+    const args = startArgs({ allow_duplicate: undefined });
+    expect((await driveToEnd(engine, await engine.start(args))).at(-1)?.next_action).toBe("complete");
+    const next = await engine.start({ ...args, scan_id: randomUUID() });
+    expect(next.scan_id).not.toBe(args.scan_id);
+    expect(next.payload.duplicate_of).toBeUndefined();
   });
 
   it("omitting an argument equal to its default is not a change", async () => {

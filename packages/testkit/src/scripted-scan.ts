@@ -38,6 +38,8 @@ export function scanStartArgs(opts: ScanPlanOptions): Record<string, unknown> {
     ...(opts.profile ? { profile: opts.profile } : {}),
     ...(opts.top !== undefined ? { top: opts.top } : {}),
     ...(opts.forceGapRound ? { force_gap_round: true } : {}),
+    // Each scripted scan is its own scan, even when another with the same plan is still open.
+    allow_duplicate: true,
   };
 }
 

@@ -15,7 +15,7 @@ export const scan_start = writeTool({
   name: "scan_start",
   title: "Start scan",
   description:
-    "Start or resume a literature scan: resmon retrieves by sweeps (resmon 2.3+), its corpus (1.6+), or both. Idempotent by scan_id; after a round that failed or found nothing (retry_start), the same call resends its unfinished sweeps. Do next_action.",
+    "Start or resume a literature scan: resmon retrieves by sweeps (resmon 2.3+), its corpus (1.6+), or both. Idempotent by scan_id; on retry_start the same call resends unfinished sweeps. Do next_action.",
   idempotent: true,
   openWorld: true,
   input: z
@@ -41,6 +41,7 @@ export const scan_start = writeTool({
       max_candidates: z.int().min(1).optional().describe("Pool cap."),
       per_query: z.int().min(1).optional().describe("Results per query."),
       force_gap_round: z.boolean().optional(),
+      allow_duplicate: z.boolean().optional(),
     })
     .superRefine((args, ctx) => {
       if (args.foundational !== undefined && args.foundational > (args.top ?? DEFAULT_TOP)) {

@@ -28,6 +28,9 @@ export function startArgs(overrides: Partial<ScanStartArgs> = {}): ScanStartArgs
     sources: ["arxiv", "openalex"],
     profile: "quick",
     per_query: 8,
+    // Each test's scan is its own, even beside an open one with the same plan (refusals.test.ts
+    // sends the same inputs without it).
+    allow_duplicate: true,
     ...overrides,
   };
 }
