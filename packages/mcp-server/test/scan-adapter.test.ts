@@ -7,6 +7,7 @@
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { discover } from "@resmon/api-client";
 import { scanStartArgs, startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scrub } from "../src/scrub.js";
@@ -60,6 +61,36 @@ describe("the scan through the server's adapter", () => {
       await tools.close?.();
     }
   }, 20_000);
+
+  // Issue 34: a sweep the scan's wait budget stopped waiting for said nothing against resmon or
+  // the connection, yet the connection was dropped and the next call found resmon afresh (with a
+  // busy resmon, its health probe is what then failed).
+  it("a request cut by the scan's wait budget keeps the connection: the next call finds no resmon afresh", async () => {
+    let discoveries = 0;
+    const tools = createResmonTools({
+      env: { ...env, RESMON_MCP_SCAN_WAIT_MS: "2000" },
+      discoverFn: (options) => {
+        discoveries += 1;
+        return discover(options);
+      },
+    });
+    kit.setFault("/api/search/sweep", { kind: "delay", ms: 8_000 }, { method: "POST" });
+    try {
+      const args = scanStartArgs({ scanId: crypto.randomUUID(), profile: "quick" });
+      const first = await tools.call("scan_start", args);
+      expect(first.ok, JSON.stringify(first).slice(0, 300)).toBe(true);
+      if (!first.ok) return;
+      // The sweep was cut by the budget, not answered: the scan waits for it.
+      expect(first.answer).toMatchObject({ next_action: "await_retrieval" });
+      expect(discoveries).toBe(1);
+      const next = await tools.call("scan_continue", { scan_id: args.scan_id });
+      expect(next.ok, JSON.stringify(next).slice(0, 300)).toBe(true);
+      expect(discoveries).toBe(1);
+    } finally {
+      kit.setFault("/api/search/sweep", null, { method: "POST" });
+      await tools.close?.();
+    }
+  }, 40_000);
 
   it("a backend that went away is backend_unavailable as every tool says it, with tried", async () => {
     const tools = createResmonTools({ env: { ...env, RESMON_MCP_SCAN_WAIT_MS: "0" } });

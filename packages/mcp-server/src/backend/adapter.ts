@@ -388,9 +388,11 @@ export class Backend {
     const cutByDeadline =
       result.error.kind === "timeout" && result.error.timeoutMs === bound && bound < this.timeoutMs;
     const error = cutByDeadline ? this.lateError() : mapApiError(result.error, connection.baseUrl, options);
+    // A request this call's own deadline cut (the scan's wait budget, or time spent finding resmon)
+    // says nothing against the connection: kept, so the next call does not find resmon afresh.
     if (
       result.error.kind === "transport" ||
-      result.error.kind === "timeout" ||
+      (result.error.kind === "timeout" && !cutByDeadline) ||
       isTokenRefusal(result.error) ||
       isForeignNotFound(result.error)
     ) {
