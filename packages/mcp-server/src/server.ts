@@ -221,8 +221,8 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
   const served: Session[] = [];
   return {
     server: {
-      open: (io, opening) => {
-        const session = serveSession(host, io, opening);
+      open: (io, opening, replayed) => {
+        const session = serveSession(host, io, opening, replayed);
         served.push(session);
         return session;
       },

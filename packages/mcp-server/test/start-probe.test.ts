@@ -153,7 +153,7 @@ describe.skipIf(!HAVE_CLI)("the start-up probe, through the bin", () => {
             `^\\[resmon-mcp\\] ${PROBE_PREFIX} resmon answered at http://127\\.0\\.0\\.1:${running.port}`,
           ),
         );
-        // The warm-up health call (sdk-side.ts: discovery's token-less health, which a guarded resmon
+        // The warm-up health call (sdk-side.ts, through the session: discovery's token-less health, which a guarded resmon
         // refuses, then its health, the route list, the call's own health), then the probe's health:
         // all made by the time the probe's line is out. The port was checked once, not per probe.
         expect(

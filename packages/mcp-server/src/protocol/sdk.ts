@@ -97,10 +97,10 @@ function buildServer(host: ToolHost, ended: (id: Id) => void): Server {
 }
 
 /**
- * Serve one stdio session of either era. `opening`, what the front answered already (front.ts), is
- * replayed first under ids of its own whose answers are dropped, so the SDK's state is as it would be.
+ * Serve one stdio session of either era. `opening`, what the front answered (front.ts), is replayed first
+ * under ids of its own, answers dropped, so the SDK's state is as it would be; then `done` is called.
  */
-export function serveSession(host: ToolHost, ...[io, opening]: Parameters<OpenSession>): Session {
+export function serveSession(host: ToolHost, ...[io, opening, done]: Parameters<OpenSession>): Session {
   let open = true;
   const eras = createEraCheck();
   const replayed = new Set<unknown>();
@@ -108,7 +108,7 @@ export function serveSession(host: ToolHost, ...[io, opening]: Parameters<OpenSe
   const openings = new Set<unknown>();
   const write = (message: Json) => {
     const answers = "method" in message ? undefined : (message.id as Id);
-    if (!open || replayed.delete(answers)) return;
+    if (!open || replayed.delete(answers)) return void (open && replayed.size === 0 && done?.());
     const { result } = message;
     if (openings.delete(answers) && isPlain(result))
       message = {

@@ -18,12 +18,13 @@ export interface Session {
 }
 
 /**
- * Opens the SDK's session. It writes each frame (scrubbed, with its newline, `answers` naming the
- * request it answers) and says when a cancelled call has ended; `opening` is what the front answered.
+ * Opens the SDK's session: it writes each frame (scrubbed, with its newline, `answers` naming the request it
+ * answers), says when a cancelled call has ended and replays `opening` (the front's), then calls `replayed`.
  */
 export type OpenSession = (
   io: { write(frame: string, answers?: Id): void; ended(id: Id): void },
   opening: readonly Json[],
+  replayed?: () => void,
 ) => Session;
 
 export function startStdio(options: {
