@@ -4,9 +4,10 @@
  * health call (after start), then `calls` health calls (after calls), then as many again (a leak
  * grows between those two readings; a warm heap does not), and the peak. Each reading follows a
  * forced full collection (gc-on-signal.cjs) when the server is a node script this process can
- * preload into. The peak is the process's own (VmHWM, read before each forced collection and reset
- * after it through /proc/<pid>/clear_refs), so the bench's collections, which a server in use never
- * runs and which move the heap about, do not count in it.
+ * preload into, once RSS has settled after it. The peak is the process's own (VmHWM, read before
+ * each forced collection and reset once RSS has settled after it, through /proc/<pid>/clear_refs),
+ * so the bench's collections, which a server in use never runs and which move the heap about, do
+ * not count in it.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,20 +34,38 @@ export interface MemoryReport {
 
 type Reading = { rss: number; heapUsed: number; peakBefore: number };
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * RSS (and the V8 heap, after a full collection, where the preload is in) of the process now, and
+ * RSS (and the V8 heap, after a full collection, where the preload is in) of process `pid` now, and
  * its peak since the last reading (before this reading's collection).
  */
-async function readMemory(rpc: StdioRpc, gcFile: string | null): Promise<Reading> {
-  const peakBefore = await peakRssMiB(rpc.pid);
-  if (gcFile === null) return { rss: await rssMiB(rpc.pid), heapUsed: Number.NaN, peakBefore };
+export async function readMemory(pid: number, gcFile: string | null): Promise<Reading> {
+  const peakBefore = await peakRssMiB(pid);
+  if (gcFile === null) return { rss: await rssMiB(pid), heapUsed: Number.NaN, peakBefore };
   rmSync(gcFile, { force: true });
-  process.kill(rpc.pid, "SIGUSR2");
-  for (let i = 0; i < 500 && !existsSync(gcFile); i += 1) await new Promise((r) => setTimeout(r, 10));
+  process.kill(pid, "SIGUSR2");
+  for (let i = 0; i < 500 && !existsSync(gcFile); i += 1) await sleep(10);
   const usage = JSON.parse(readFileSync(gcFile, "utf8")) as { heapUsed: number };
-  const rss = await rssMiB(rpc.pid);
-  await resetPeak(rpc.pid);
+  const rss = await settledRssMiB(pid);
+  await resetPeak(pid);
   return { rss, heapUsed: usage.heapUsed / 2 ** 20, peakBefore };
+}
+
+/**
+ * RSS once what a collection freed is back with the system: V8 hands the freed pages back on a
+ * background thread after gc() has returned (read at once, 123 MiB; 20 ms later and on, 86), so
+ * this waits until two readings 200 ms apart agree within 0.5 MiB (at most 4 s).
+ */
+async function settledRssMiB(pid: number): Promise<number> {
+  let last = Number.NaN;
+  for (let i = 0; i < 20; i += 1) {
+    const now = await rssMiB(pid);
+    if (Math.abs(now - last) < 0.5) return now;
+    last = now;
+    await sleep(200);
+  }
+  return last;
 }
 
 /** Resets the process's VmHWM to its RSS now (Linux: 5 written to /proc/<pid>/clear_refs). */
@@ -80,11 +99,11 @@ export async function measureMemory(
     await rpc.request("tools/list");
     // After start = the first call answered: the whole server is loaded by then.
     await callHealth(rpc, 1, clearRequests);
-    const afterStart = await readMemory(rpc, gcFile);
+    const afterStart = await readMemory(rpc.pid, gcFile);
     await callHealth(rpc, calls, clearRequests);
-    const afterCalls = await readMemory(rpc, gcFile);
+    const afterCalls = await readMemory(rpc.pid, gcFile);
     await callHealth(rpc, calls, clearRequests);
-    const afterTwice = await readMemory(rpc, gcFile);
+    const afterTwice = await readMemory(rpc.pid, gcFile);
     return {
       calls,
       afterStartMiB: afterStart.rss,
