@@ -2,10 +2,11 @@
  * What the published bundle keeps in memory (issue 31), checked on the built files (build.mjs):
  * every script is ASCII (V8 keeps a script with one non-Latin-1 character as two bytes a character),
  * Ajv is not bundled (the server passes its own validator, src/bin/sdk-shims.ts), zod brings only
- * its English locale, and the bin sizes the young generation first (src/bin/young-generation.ts).
+ * its English locale, and the bin sets V8 for a stdio server first (src/bin/v8-settings.ts).
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -16,6 +17,9 @@ const scripts = [
   ...readdirSync(join(DIST, "chunks")).map((name) => join(DIST, "chunks", name)),
 ];
 const all = scripts.map((file) => ({ file, text: readFileSync(file, "utf8") }));
+const SETTINGS = join(DIST, "bin", "v8-settings.js");
+/** A module that sets nothing, imported instead of the settings for the comparison. */
+const NOTHING = join(DIST, "version.js");
 
 describe("the published bundle", () => {
   it("is ASCII only, so V8 keeps each script one byte a character", () => {
@@ -39,13 +43,36 @@ describe("the published bundle", () => {
       'import(require("node:url").pathToFileURL(process.argv[1]).href).then(()=>{const v8=require("node:v8");' +
       "let k=[];for(let i=0;i<2e6;i++){k.push({i});if(k.length>500)k=[]}" +
       'console.log(v8.getHeapSpaceStatistics().find((x)=>x.space_name==="new_space").space_size)})';
-    const young = join(DIST, "bin", "young-generation.js");
     const run = (args: string[]) =>
       Number(spawnSync(process.execPath, ["-e", probe, ...args], { encoding: "utf8" }).stdout.trim());
-    const sized = run([young]);
-    const grown = run([join(DIST, "version.js")]);
+    const sized = run([SETTINGS]);
+    const grown = run([NOTHING]);
     expect(sized).toBeLessThanOrEqual(4 * 2 ** 20);
     expect(grown).toBeGreaterThan(sized);
     expect(readFileSync(join(DIST, "resmon-mcp.cjs"), "utf8")).toMatch(/semi-space-growth-factor=1/);
+  });
+
+  it("runs undici's HTTP parser (WebAssembly) as Liftoff compiles it: no tier-up peak at the first requests", () => {
+    // 300 requests through the same undici the bundle carries, after the settings or after nothing:
+    // TurboFan's tier-up of llhttp lifted the peak RSS 27-44 MiB for a moment; Liftoff alone, ~8.
+    const undici = createRequire(
+      createRequire(import.meta.url).resolve("@resmon/api-client/package.json"),
+    ).resolve("undici");
+    const probe =
+      'const fs=require("node:fs"),http=require("node:http"),{pathToFileURL}=require("node:url");' +
+      'const hwm=()=>Number(/VmHWM:\\s+(\\d+)/.exec(fs.readFileSync("/proc/self/status","utf8"))[1])/1024;' +
+      "import(pathToFileURL(process.argv[1]).href).then(async()=>{const{Client}=require(process.argv[2]);" +
+      'const server=http.createServer((q,s)=>s.end(\'{"status":"ok"}\'));' +
+      'await new Promise((r)=>server.listen(0,"127.0.0.1",r));' +
+      'const client=new Client("http://127.0.0.1:"+server.address().port);const before=hwm();' +
+      'for(let i=0;i<300;i++){const r=await client.request({path:"/",method:"GET"});await r.body.text()}' +
+      "console.log(hwm()-before);await client.close();server.close()})";
+    const rise = (first: string) =>
+      Number(spawnSync(process.execPath, ["-e", probe, first, undici], { encoding: "utf8" }).stdout.trim());
+    const settled = rise(SETTINGS);
+    const tiered = rise(NOTHING);
+    expect(settled).toBeLessThan(15);
+    expect(tiered).toBeGreaterThan(settled + 10);
+    expect(readFileSync(join(DIST, "resmon-mcp.cjs"), "utf8")).toMatch(/--liftoff-only/);
   });
 });
