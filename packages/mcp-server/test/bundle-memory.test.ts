@@ -75,4 +75,25 @@ describe("the published bundle", () => {
     expect(tiered).toBeGreaterThan(settled + 10);
     expect(readFileSync(join(DIST, "resmon-mcp.cjs"), "utf8")).toMatch(/--liftoff-only/);
   });
+
+  it("grows the old generation by a fifth over what a full collection left", () => {
+    // ~25 MiB live, collected, then 3,000 batches that each live across ~100 scavenges (promoted, as
+    // what a call holds across its backend request is): the heap's highest total size.
+    const probe =
+      'import(require("node:url").pathToFileURL(process.argv[1]).href).then(()=>{const v8=require("node:v8");' +
+      "const live=Array.from({length:3e5},(_,i)=>({i,s:'x'+i}));gc();let max=0,keep=[];" +
+      "for(let i=0;i<3000;i++){keep.push(Array.from({length:1000},(_,j)=>({j})));if(keep.length>100)keep.shift();" +
+      "if(i%20===0)max=Math.max(max,v8.getHeapStatistics().total_heap_size)}console.log(max/2**20,live.length)})";
+    const highest = (first: string) =>
+      Number(
+        spawnSync(process.execPath, ["--expose-gc", "-e", probe, first], { encoding: "utf8" }).stdout.split(
+          " ",
+        )[0],
+      );
+    const settled = highest(SETTINGS);
+    // With only the young generation kept small, 99 MiB; with nothing set, ~60.
+    expect(settled).toBeLessThan(50);
+    expect(highest(NOTHING)).toBeGreaterThan(settled + 10);
+    expect(readFileSync(join(DIST, "resmon-mcp.cjs"), "utf8")).toMatch(/--heap-growing-percent=20/);
+  });
 });

@@ -10,10 +10,14 @@
  *   HTTP parser (llhttp), whose tier-up at the first requests took 25-35 MiB for a moment, the
  *   server's peak RSS (105 MiB at start against 70 without it); parsing a small HTTP head is no
  *   slower that anyone could feel.
+ * - The old generation grows by a fifth over what the last full collection left (V8 lets a small
+ *   heap grow up to 4×): a call promotes what lives across its backend request, and the old space
+ *   filled with it to ~78 MiB for a live heap of ~20 (peak RSS 108-141 MiB over 10,000 health
+ *   calls, against 80-88 at 20 %; server CPU a call the same within noise).
  */
 import { setFlagsFromString } from "node:v8";
 
 if (!process.execArgv.some((arg) => arg.startsWith("--max-semi-space-size"))) {
   setFlagsFromString("--semi-space-growth-factor=1");
 }
-setFlagsFromString("--liftoff-only");
+setFlagsFromString("--liftoff-only --heap-growing-percent=20");
