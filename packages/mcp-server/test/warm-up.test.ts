@@ -3,12 +3,19 @@
  * replayed through the SDK's session with the opening, its answer dropped, so a harness's first real
  * call finds the SDK's side warm too (issue 31), and the start-up probe told once it is answered.
  */
-import { describe, expect, it } from "vitest";
+import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import { describe, expect, it, vi } from "vitest";
 import { withWarmUp } from "../src/bin/sdk-side.js";
 import type { Json } from "../src/json.js";
 import type { OpenSession } from "../src/protocol/stdio.js";
 import { createServer } from "../src/server.js";
 import { fakeDiscover } from "./helpers/fake-backend.js";
+
+// The SDK's own message check, watched (it still checks): the replay goes through it.
+vi.mock("@modelcontextprotocol/server", async (importOriginal) => {
+  const sdk = await importOriginal<typeof import("@modelcontextprotocol/server")>();
+  return { ...sdk, parseJSONRPCMessage: vi.fn(sdk.parseJSONRPCMessage) };
+});
 
 const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -102,4 +109,19 @@ describe("the warm-up through the real session", () => {
       }
     },
   );
+});
+
+describe("the replay", () => {
+  it("is checked by the SDK as any message is, so the first real one finds that check compiled", () => {
+    const { server } = createServer({
+      env: {},
+      discoverFn: fakeDiscover(() => ({ status: 500, body: {} })).discoverFn,
+    });
+    const checked = vi.mocked(parseJSONRPCMessage);
+    checked.mockClear();
+    const session = server.open(io, MODERN);
+    const ids = checked.mock.calls.map(([message]) => (message as { id?: unknown }).id);
+    expect(ids).toEqual(["resmon-mcp/opening-replay-0", "resmon-mcp/opening-replay-1"]);
+    void session.close();
+  });
 });

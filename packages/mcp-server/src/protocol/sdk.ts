@@ -97,8 +97,8 @@ function buildServer(host: ToolHost, ended: (id: Id) => void): Server {
 }
 
 /**
- * Serve one stdio session of either era. `opening`, what the front answered (front.ts), is replayed first
- * under ids of its own, answers dropped, so the SDK's state is as it would be; then `done` is called.
+ * Serve one stdio session of either era. `opening`, what the front answered (front.ts), is checked and
+ * replayed under ids of its own, answers dropped, so the SDK is as it would be (and warm); then `done`.
  */
 export function serveSession(host: ToolHost, ...[io, opening, done]: Parameters<OpenSession>): Session {
   let open = true;
@@ -135,10 +135,10 @@ export function serveSession(host: ToolHost, ...[io, opening, done]: Parameters<
     if (message.method === "initialize" || message.method === "server/discover") openings.add(message.id);
     transport.onmessage?.(message as JSONRPCMessage);
   };
-  for (const [index, message] of opening.entries()) {
-    const id = `resmon-mcp/opening-replay-${index}`;
-    if ("id" in message) replayed.add(id);
-    deliver("id" in message ? { ...message, id } : message);
+  for (const [index, taken] of opening.entries()) {
+    const message = "id" in taken ? { ...taken, id: `resmon-mcp/opening-replay-${index}` } : taken;
+    if (message !== taken) replayed.add(message.id);
+    deliver((checkMessage(message) as Json | undefined) ?? message);
   }
   return {
     deliver(value) {
