@@ -169,6 +169,12 @@ export interface ViewOptions {
    * not yet sent is not sent, and one in flight is aborted; either answers a transport error.
    */
   signal?: AbortSignal;
+  /**
+   * Awaited once an answer's declared length (Content-Length) is known, before its body is read: a
+   * process may bound how much it reads at once. The request's timeout is paused while it waits, since
+   * resmon has answered and the wait is the caller's own. Not asked for an answer of no declared length.
+   */
+  beforeBody?: (bytes: number) => Promise<void>;
 }
 
 const CANCELLED = (baseUrl: string): ApiError => ({
@@ -238,7 +244,7 @@ async function send(
   } catch {
     return { ok: false, error: NOT_SENT(core.baseUrl) };
   }
-  const exchange = await core.transport.exchange(request, limitMs);
+  const exchange = await core.transport.exchange(request, limitMs, view.beforeBody);
   if (!exchange.ok) return { ok: false, error: core.scrub(exchange.error) };
   const { reply } = exchange;
   if (reply.status < 200 || reply.status > 299) return { ok: false, error: core.scrub(httpErrorFrom(reply)) };

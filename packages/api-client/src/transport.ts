@@ -133,16 +133,19 @@ export class Transport {
    * Read the body chunk by chunk and stop at a limit: a declared Content-Length over the ceiling is
    * refused before any byte is read, an undeclared or lying one, or too many JSON values, as soon as
    * the count passes it. Aborting destroys the socket (undici cannot reuse one with unread body), so
-   * nothing more is received.
+   * nothing more is received. `beforeBody` is awaited first, once a declared length within the
+   * ceiling is known.
    */
   async #readBody(
     body: AsyncIterable<Uint8Array>,
     headers: Record<string, string | string[] | undefined>,
     abort: AbortController,
+    beforeBody?: (bytes: number) => Promise<void>,
   ) {
     const declared = headers["content-length"];
     const length = typeof declared === "string" ? Number(declared) : Number.NaN;
     if (length > this.#options.maxBodyBytes) abort.abort(new BodyTooLarge("bytes"));
+    else if (beforeBody && length > 0) await beforeBody(length);
     const meter = new BodyMeter(headers["content-type"], this.#options);
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -177,7 +180,10 @@ export class Transport {
   /** The deadline and the caller's abort, wired to one controller; `release` unwires both. */
   #guard(request: Request, timeoutMs: number) {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new TotalTimeout()), timeoutMs);
+    const timeOut = () => controller.abort(new TotalTimeout());
+    let left = timeoutMs;
+    let since = Date.now();
+    let timer = setTimeout(timeOut, left);
     const onCallerAbort = () => controller.abort(request.signal.reason);
     if (request.signal.aborted) onCallerAbort();
     else request.signal.addEventListener("abort", onCallerAbort, { once: true });
@@ -185,7 +191,18 @@ export class Transport {
       clearTimeout(timer);
       request.signal.removeEventListener("abort", onCallerAbort);
     };
-    return { controller, release };
+    /** The timeout stops while `wait` runs (the caller's own wait, not resmon's), then goes on with what was left. */
+    const paused = async (wait: Promise<void>) => {
+      clearTimeout(timer);
+      left -= Date.now() - since;
+      try {
+        await wait;
+      } finally {
+        since = Date.now();
+        if (!controller.signal.aborted) timer = setTimeout(timeOut, Math.max(0, left));
+      }
+    };
+    return { controller, release, paused };
   }
 
   /** Why an exchange failed, from what aborted it or the network error. */
@@ -207,11 +224,16 @@ export class Transport {
   }
 
   /** Send the request and read the whole answer, up to the limits, inside the total timeout (or a shorter one given). */
-  async exchange(request: Request, timeoutMs = this.#options.timeoutMs): Promise<Exchange> {
-    const { controller, release } = this.#guard(request, timeoutMs);
+  async exchange(
+    request: Request,
+    timeoutMs = this.#options.timeoutMs,
+    beforeBody?: (bytes: number) => Promise<void>,
+  ): Promise<Exchange> {
+    const { controller, release, paused } = this.#guard(request, timeoutMs);
     try {
       const answer = await this.#send(request, controller);
-      const bytes = await this.#readBody(answer.body, answer.headers, controller);
+      const wait = beforeBody && ((bytes: number) => paused(beforeBody(bytes)));
+      const bytes = await this.#readBody(answer.body, answer.headers, controller, wait);
       return { ok: true, reply: this.#reply(answer.statusCode, answer.headers, bytes) };
     } catch (error) {
       return { ok: false, error: this.#failure(error, request, controller, timeoutMs) };

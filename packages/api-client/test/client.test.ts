@@ -437,6 +437,34 @@ describe("a view's signal (ViewOptions.signal)", () => {
   });
 });
 
+describe("a view's beforeBody (ViewOptions.beforeBody)", () => {
+  it("is given the declared length before the body is read, and its wait is not counted against the timeout", async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, HEALTH_BODY));
+    const asked: number[] = [];
+    // Waits longer than the request's timeout: resmon has answered, the wait is the caller's own.
+    const beforeBody = async (bytes: number) => {
+      asked.push(bytes);
+      await new Promise((r) => setTimeout(r, 1_500));
+    };
+    const answer = await clientFor(server.port).within(1_000, { beforeBody }).GET("/api/health");
+    expect(answer.ok).toBe(true);
+    expect(asked).toEqual([Buffer.byteLength(JSON.stringify(HEALTH_BODY))]);
+  });
+
+  it("the timeout goes on after the wait: a body that stalls is still cut", async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"status": ');
+    });
+    const beforeBody = () => new Promise<void>((r) => setTimeout(r, 50));
+    const started = Date.now();
+    const answer = await clientFor(server.port).within(300, { beforeBody }).GET("/api/health");
+    expect(answer.ok).toBe(false);
+    if (!answer.ok) expect(answer.error.kind).toBe("timeout");
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
 describe("the token never leaks", () => {
   it("is scrubbed from an error that echoes it back", async () => {
     const server = await serve((req, res) =>
