@@ -53,7 +53,7 @@ const TIMEOUT = {
   names: "the time one tool call's requests to resmon may take in all, in ms",
   takes: `a whole number of ms from 1 to ${MAX_TIMER_MS}`,
   default: "30000",
-  more: "finding resmon included, counted from when the call starts running (not while it waits for one of the server's 8 places); past it the call is `backend_unavailable`. Each request gets what the earlier ones left, so a call ends within the timeout + 1 s of its start; a write whose read-back runs out of time says the write was sent",
+  more: "finding resmon included, counted from when the call starts running (not while it waits for one of the server's 8 places, nor while a large answer waits for its turn to be read); past it the call is `backend_unavailable`. Each request gets what the earlier ones left, so a call ends within the timeout + 1 s of its start; a write whose read-back runs out of time says the write was sent",
   scope: "every tool",
   parse: wholeNumber(1, MAX_TIMER_MS),
 } satisfies Declared<number>;

@@ -5,7 +5,10 @@
 type Json = Record<string, unknown>;
 
 /** A call's answer (with resource_link blocks after its text: a finished scan's evidence) or error envelope. */
-export type Outcome = { ok: true; answer: Json; links?: Json[] } | { ok: false; error: object };
+export type Outcome = ({ ok: true; answer: Json; links?: Json[] } | { ok: false; error: object }) & {
+  /** Gives back what the call holds for its answer (its large resmon answers): once its frame has left, or at once when none will be written. */
+  release?: () => void;
+};
 /** A request the host refuses: answered -32602 with the contract's `{error, message, detail}` as data. */
 export interface Refused {
   refused: { message: string; data: Json };

@@ -12,7 +12,7 @@ import {
   toolsListEntries,
 } from "@resmon/mcp-contract";
 import type { ScanEngine } from "@resmon/scan";
-import { Backend, type DiscoverFn, type WriteLog } from "./backend/adapter.js";
+import { Backend, type CallBackend, type DiscoverFn } from "./backend/adapter.js";
 import { requireTool } from "./backend/this-resmon.js";
 import { type Config, readConfig, type Scope } from "./config.js";
 import type { Answer, Ctx, Handler } from "./context.js";
@@ -93,8 +93,17 @@ export interface ResmonTools {
   close(): Promise<void>;
 }
 
+/** A call's outcome, and what gives back the room its large answers hold (backend/large-answers.ts). */
+interface HeldOutcome {
+  outcome: ToolOutcome;
+  /** Once the answer has left (the session: its frame written); at once by a caller that writes none. */
+  release: () => void;
+}
+
 /** The tools, unscrubbed: the server scrubs each frame it writes (protocol/sdk.ts). */
-function toolsFor(options: ServerOptions): ResmonTools {
+function toolsFor(options: ServerOptions): ResmonTools & {
+  callHeld(...args: Parameters<ResmonTools["call"]>): Promise<HeldOutcome>;
+} {
   const config = readConfig(options.env);
   const { readOnly, maxBodyBytes } = config;
   const timeoutMs = options.timeoutMs ?? config.timeoutMs;
@@ -118,7 +127,7 @@ function toolsFor(options: ServerOptions): ResmonTools {
   async function run(
     name: string,
     raw: unknown,
-    sent: (writes: WriteLog) => void,
+    sent: (call: CallBackend) => void,
     progress?: (report: ProgressReport) => void,
     signal?: AbortSignal,
   ): Promise<Answer> {
@@ -138,7 +147,7 @@ function toolsFor(options: ServerOptions): ResmonTools {
     // the whole call, from when it starts: every request it makes shares RESMON_MCP_TIMEOUT_MS.
     const args = parseArguments(name, raw);
     const ctx: Ctx = { backend: backend.forCall(signal), scan, ...(progress ? { progress } : {}) };
-    sent(ctx.backend.writes);
+    sent(ctx.backend);
     // A scan already under way answers its stored state whatever resmon is there now.
     if (name !== "scan_continue" && name !== "scan_verify") await requireTool(ctx.backend, def);
     return withClampNote(raw, args, await dispatch(name, args, ctx));
@@ -151,22 +160,33 @@ function toolsFor(options: ServerOptions): ResmonTools {
       entries ??= toolsListEntries({ readOnly, outputSchemas: options.outputSchemas ?? true });
       return entries;
     },
+    callHeld,
     async call(name, raw, progress, signal) {
-      let writes: WriteLog | undefined;
-      try {
-        const answer = await run(name, raw, (w) => (writes = w), progress, signal);
-        return { ok: true, answer: withoutCredentialFields(answer) };
-      } catch (err) {
-        const error = boundEchoes(withoutCredentialFields(toEnvelope(err, name)));
-        const outcome = withWriteOutcome(error, name, writes, signal?.aborted);
-        // The protocol answers nothing to a cancelled call: a write it may have done is said on stderr.
-        if (signal?.aborted && outcome.detail.outcome === "unknown")
-          log(`${name} cancelled: ${outcome.message}`);
-        return { ok: false, error: outcome };
-      }
+      const { outcome, release } = await callHeld(name, raw, progress, signal);
+      release();
+      return outcome;
     },
     close: () => backend.close(),
   };
+
+  /** One call, and what gives back the room of its large answers (the caller calls it). */
+  async function callHeld(
+    ...[name, raw, progress, signal]: Parameters<ResmonTools["call"]>
+  ): Promise<HeldOutcome> {
+    let backendOfCall: CallBackend | undefined;
+    const release = () => backendOfCall?.letGo();
+    try {
+      const answer = await run(name, raw, (b) => (backendOfCall = b), progress, signal);
+      return { outcome: { ok: true, answer: withoutCredentialFields(answer) }, release };
+    } catch (err) {
+      const error = boundEchoes(withoutCredentialFields(toEnvelope(err, name)));
+      const outcome = withWriteOutcome(error, name, backendOfCall?.writes, signal?.aborted);
+      // The protocol answers nothing to a cancelled call: a write it may have done is said on stderr.
+      if (signal?.aborted && outcome.detail.outcome === "unknown")
+        log(`${name} cancelled: ${outcome.message}`);
+      return { outcome: { ok: false, error: outcome }, release };
+    }
+  }
 }
 
 /** A scan tool's answer that says the scan is complete links its evidence files (resources.ts). */
@@ -207,8 +227,11 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
       // Only the tools that report progress (the contract's PROGRESS_TOOLS) get a reporter.
       const reporter = notify && reportsProgress(name) ? progressReporter(notify) : undefined;
       try {
-        return withLinks(name, await tools.call(name, args, reporter?.report, signal));
+        const { outcome, release } = await tools.callHeld(name, args, reporter?.report, signal);
+        // The session gives back the room once the answer's frame has left stdout (protocol/sdk.ts).
+        return { ...withLinks(name, outcome), release };
       } finally {
+        // Never rejects (its sends are caught), so the release above always reaches the session.
         await reporter?.end();
       }
     },

@@ -4,10 +4,12 @@
  * thousands of small requests without reading leaves the server under 200 MB RSS, every request
  * answered. Peak RSS is the server process's own VmHWM (Linux /proc), sampled every 25 ms. Before
  * (7c9cd2d): 10,000 pipelined tools/list with stdout unread 5 s, 670 MB (the issue: 613 MB).
- * Concurrent ~6 MiB pages are not held to 200 MB yet (8 at once: 352 MB): each call's own
- * transient copies, not what waits for the reader, make that peak.
+ * Large resmon answers have a process-wide byte budget too (backend/large-answers.ts): 8 concurrent
+ * search_corpus pages just under the 6 MiB body ceiling, each ~80 MB of transient copies, are read
+ * one at a time, each collected once its frame has left. Before (ea3daeb): 336–390 MB, all answered.
  */
 import { existsSync } from "node:fs";
+import { createResmonClient, DEFAULT_MAX_BODY_BYTES } from "@resmon/api-client";
 import { serverEnv, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kitFor, tempDir } from "../../src/reliability/context.js";
@@ -21,6 +23,10 @@ const RSS_LIMIT_KIB = 200 * 1024;
 const KILL_ABOVE_KIB = 900 * 1024;
 /** Not scaled: fewer would not outgrow what the server may hold. */
 const PIPELINED = 10_000;
+/** Large pages at once: the tool gate's MAX_OPEN_CALLS, every one of them a page near the body ceiling. */
+const LARGE_PAGES = 8;
+/** RESMON_MCP_TIMEOUT_MS for the pages: shorter than the last page's wait for its turn. */
+const TIMEOUT_MS = 8_000;
 
 const INITIALIZE = {
   protocolVersion: "2025-06-18",
@@ -45,6 +51,34 @@ async function until(done: () => boolean, proc: ServerProcess, ms: number): Prom
   const deadline = Date.now() + ms;
   while (!done() && Date.now() < deadline && proc.alive) await new Promise((r) => setTimeout(r, 50));
 }
+
+/**
+ * The stand-in answers every search with one page of 100 papers whose authors fill it to just under
+ * the client's body ceiling (the largest answer resmon can give this server): its size in bytes.
+ */
+async function serveLargePages(kit: Testkit): Promise<number> {
+  const client = createResmonClient({ port: kit.port, token: kit.token });
+  const answer = await client.POST("/api/explorer/search", {
+    body: { query: "model", limit: 100, sort: "newest" },
+  });
+  await client.close();
+  if (!answer.ok) throw new Error(`the stand-in search failed: ${answer.error.message}`);
+  const page = answer.data as unknown as { results: Record<string, unknown>[] };
+  const size = (authors: number) =>
+    Buffer.byteLength(
+      JSON.stringify({ ...page, results: page.results.map((p) => ({ ...p, authors: authorList(authors) })) }),
+    );
+  // Bytes grow by a fixed amount per author (same-width names), so the count comes from two sizes.
+  const perAuthor = (size(2_000) - size(1_000)) / 1_000;
+  let count = Math.floor((DEFAULT_MAX_BODY_BYTES - 16 * 1024 - size(1_000)) / perAuthor) + 1_000;
+  while (size(count) >= DEFAULT_MAX_BODY_BYTES - 8 * 1024) count -= 10;
+  const authors = authorList(count);
+  const body = { ...page, results: page.results.map((paper) => ({ ...paper, authors })) };
+  kit.setFault("/api/explorer/search", { kind: "status", status: 200, body });
+  return size(count);
+}
+const authorList = (count: number) =>
+  Array.from({ length: count }, (_, i) => `Author ${String(i).padStart(5, "0")}`).join(", ");
 
 describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answers", () => {
   let kit: Testkit;
@@ -89,6 +123,49 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
       await proc.stop();
     },
     testTimeout(180_000),
+  );
+
+  it(
+    `${LARGE_PAGES} concurrent search_corpus pages just under the 6 MiB body ceiling: all answered, RSS under 200 MB`,
+    async (ctx) => {
+      const pageBytes = await serveLargePages(kit);
+      // Pages are read one at a time, so the last ones wait in the server's own queue for longer than
+      // this timeout (8 pages took 11–23 s at load 10–13 on 2 cores): that wait is not resmon's.
+      const proc = new ServerProcess("bytes-large-pages", {
+        ...serverEnv(kit),
+        RESMON_MCP_TIMEOUT_MS: String(TIMEOUT_MS),
+      });
+      const stopGuard = proc.guardRss(KILL_ABOVE_KIB);
+      const answered = answersOf(proc);
+      let peak: number | null = null;
+      const started = performance.now();
+      try {
+        proc.send({ id: 0, method: "initialize", params: INITIALIZE });
+        proc.notify("notifications/initialized");
+        await until(() => answered.has(0), proc, 15_000);
+        for (let id = 1; id <= LARGE_PAGES; id += 1)
+          proc.send({
+            id,
+            method: "tools/call",
+            params: { name: "search_corpus", arguments: { query: "model", limit: 100 } },
+          });
+        await until(() => answered.size >= LARGE_PAGES + 1, proc, 150_000);
+      } finally {
+        peak = stopGuard();
+        kit.clearFaults();
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const pages = [...answered.entries()].filter(([id, a]) => id >= 1 && a.ok);
+      const failed = [...answered.entries()].find(([id, a]) => id >= 1 && !a.ok);
+      countCases(ctx, LARGE_PAGES);
+      const figures = `${pages.length} of ${LARGE_PAGES} pages of ${(pageBytes / 1048576).toFixed(2)} MiB answered in ${seconds.toFixed(1)} s (RESMON_MCP_TIMEOUT_MS ${TIMEOUT_MS}); peak server RSS ${((peak ?? 0) / 1024).toFixed(1)} MB (limit 200 MB)${proc.killedForRssKiB ? ", killed" : ""}`;
+      note(ctx, figures);
+      expect(failed?.[1].head, figures).toBeUndefined();
+      expect(pages.length, figures).toBe(LARGE_PAGES);
+      expect(peak ?? Number.POSITIVE_INFINITY, figures).toBeLessThan(RSS_LIMIT_KIB);
+      await proc.stop();
+    },
+    testTimeout(200_000),
   );
 
   accountForEveryByte();

@@ -16,6 +16,7 @@ import {
   mapApiError,
   refusalToError,
 } from "./http-errors.js";
+import { LARGE_ANSWER_BYTES, type Release, takeLargeAnswer } from "./large-answers.js";
 import { readRouteList } from "./route-list.js";
 import { notInThisResmon, type ThisResmon, thisResmon } from "./this-resmon.js";
 
@@ -68,6 +69,29 @@ export interface SendOptions {
   writes?: WriteLog;
   /** The tool call's cancellation (notifications/cancelled): nothing is sent after it, and a request in flight is aborted. */
   signal?: AbortSignal;
+  /** The tool call's large answers in hand and its time waiting for room (large-answers.ts). */
+  large?: LargeAnswersHeld;
+}
+
+/**
+ * A tool call's room in the process's budget of large resmon answers, and how long it waited for
+ * it: the server's own queue, not counted against the call's deadline.
+ */
+interface LargeAnswersHeld {
+  /** Room taken (or being waited for) once per call: every large answer of the call reads in it. */
+  room?: Promise<void>;
+  release?: Release;
+  /** The call's answer has left: room taken after this is given back at once. */
+  done?: boolean;
+  waitedMs: number;
+  /** When the wait under way began, if one is. */
+  waitingSince?: number;
+}
+
+/** Ms the call has spent in the server's own queue of large answers, a wait under way included. */
+function queuedMs(large: LargeAnswersHeld | undefined): number {
+  if (!large) return 0;
+  return large.waitedMs + (large.waitingSince === undefined ? 0 : Date.now() - large.waitingSince);
 }
 
 /**
@@ -115,6 +139,8 @@ export interface CallBackend {
   readonly writes: WriteLog;
   /** When the tool call arrived (epoch ms): its deadline, and a scan's wait budget, count from then. */
   readonly arrivedAt: number;
+  /** Gives back the room of the large answers this call read (once its answer has left stdout). */
+  letGo(): void;
   call<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, options?: CallOptions): Promise<T>;
   /** What this resmon serves (its version, routes, features), learned once per runtime id. */
   resmon(): Promise<ThisResmon>;
@@ -150,18 +176,24 @@ export class Backend {
     const deadline = arrived + this.timeoutMs;
     const writes: WriteLog = { sent: 0, accepted: 0, refused: 0, unanswered: 0 };
     const cancel = signal ? { signal } : {};
+    const large: LargeAnswersHeld = { waitedMs: 0 };
     return {
       arrivedAt: arrived,
       writes,
+      letGo: () => {
+        large.done = true;
+        large.release?.();
+      },
       call: (send, options = {}) =>
         this.send(send, {
           ...options,
           ...cancel,
           writes,
+          large,
           deadline: Math.min(deadline, options.deadline ?? deadline),
         }),
-      resmon: () => this.resmonWithin(deadline, signal),
-      sourceSlugs: () => this.sourceSlugsWithin(deadline, signal),
+      resmon: () => this.resmonWithin(deadline, signal, large),
+      sourceSlugs: () => this.sourceSlugsWithin(deadline, signal, large),
       forget: () => this.forget(),
     };
   }
@@ -234,13 +266,22 @@ export class Backend {
     };
   }
 
-  private async resmonWithin(deadline: number, signal?: AbortSignal): Promise<ThisResmon> {
-    return this.withinDeadline(async () => this.knownFor(await this.connect()).resmon, deadline, signal);
+  private async resmonWithin(
+    deadline: number,
+    signal?: AbortSignal,
+    large?: LargeAnswersHeld,
+  ): Promise<ThisResmon> {
+    const learnt = async () => this.knownFor(await this.connect()).resmon;
+    return this.withinDeadline(learnt, deadline, signal, large);
   }
 
   /** The catalog read is shared by the calls that need it, so one call's cancel leaves it running and only stops waiting. */
-  private async sourceSlugsWithin(deadline: number, signal?: AbortSignal): Promise<string[] | null> {
-    const connection = await this.withinDeadline(() => this.connect(), deadline, signal);
+  private async sourceSlugsWithin(
+    deadline: number,
+    signal?: AbortSignal,
+    large?: LargeAnswersHeld,
+  ): Promise<string[] | null> {
+    const connection = await this.withinDeadline(() => this.connect(), deadline, signal, large);
     const entry = this.knownFor(connection);
     if (!entry.slugs) {
       const reading = this.send<unknown>((c) => c.GET("/api/repositories/catalog"), { deadline }).then(
@@ -262,24 +303,33 @@ export class Backend {
       });
     }
     const slugs = entry.slugs;
-    return this.withinDeadline(() => slugs, deadline, signal);
+    return this.withinDeadline(() => slugs, deadline, signal, large);
   }
 
-  /** `work`, or the deadline's error once it has passed, or the cancel's as soon as `signal` aborts. */
+  /**
+   * `work`, or the deadline's error once it has passed, or the cancel's as soon as `signal` aborts.
+   * The deadline moves on by the time the call waits in the server's own queue (`large`).
+   */
   private async withinDeadline<T>(
     work: () => Promise<T>,
     deadline: number,
     signal?: AbortSignal,
+    large?: LargeAnswersHeld,
   ): Promise<T> {
     if (signal?.aborted) throw cancelledError();
-    if (deadline <= Date.now()) throw this.lateError();
+    if (deadline + queuedMs(large) <= Date.now()) throw this.lateError();
     const running = work();
     // The loser of the race may still fail later; that is not an unhandled rejection.
     running.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(this.lateError()), deadline - Date.now() + CALL_SLACK_MS);
+      const check = () => {
+        const left = deadline + queuedMs(large) + CALL_SLACK_MS - Date.now();
+        if (left > 0 || large?.waitingSince !== undefined) timer = setTimeout(check, Math.max(left, 50));
+        else reject(this.lateError());
+      };
+      timer = setTimeout(check, deadline - Date.now() + CALL_SLACK_MS);
       onAbort = () => reject(cancelledError());
       signal?.addEventListener("abort", onAbort, { once: true });
     });
@@ -289,6 +339,29 @@ export class Backend {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener("abort", onAbort);
     }
+  }
+
+  /**
+   * Before a large answer's body is read: wait for room in the process's budget, once per call (its
+   * other large answers, even ones read at the same time, read in that room: a call never waits for
+   * itself). The request's own timeout is paused meanwhile (the client's beforeBody) and the call's
+   * deadline moves on by the wait.
+   */
+  private roomFor(bytes: number, large: LargeAnswersHeld, signal?: AbortSignal): Promise<void> {
+    if (bytes < LARGE_ANSWER_BYTES) return Promise.resolve();
+    large.room ??= (async () => {
+      const since = Date.now();
+      large.waitingSince = since;
+      try {
+        large.release = await takeLargeAnswer(bytes, signal);
+        // Work the call left running after its answer (none is known) holds no room.
+        if (large.done) large.release();
+      } finally {
+        large.waitedMs += Date.now() - since;
+        large.waitingSince = undefined;
+      }
+    })();
+    return large.room;
   }
 
   /** Forget the connection: the next call discovers afresh. */
@@ -336,6 +409,7 @@ export class Backend {
         () => this.sendOnce(send, options, write, flight),
         options.deadline,
         options.signal,
+        options.large,
       );
     } finally {
       // Cancelled: the call ends (and frees its place) once its own request has, aborted by the same signal.
@@ -353,9 +427,9 @@ export class Backend {
   ): Promise<T> {
     const connection = await this.connect();
     const resmon = await this.knownFor(connection).resmon;
-    const left = options.deadline - Date.now();
+    const left = options.deadline + queuedMs(options.large) - Date.now();
     if (left <= 0) throw this.lateError();
-    const { signal } = options;
+    const { signal, large } = options;
     const refuse = (method: string, path: string) => {
       const route = { method, path } as RouteRef;
       if (!resmon.serves(route)) return notInThisResmon(resmon, { route });
@@ -366,7 +440,13 @@ export class Backend {
     };
     let result: ApiResult<T>;
     try {
-      const request = send(connection.client.within(left, { refuse, ...(signal ? { signal } : {}) }));
+      const request = send(
+        connection.client.within(left, {
+          refuse,
+          ...(signal ? { signal } : {}),
+          ...(large ? { beforeBody: (bytes: number) => this.roomFor(bytes, large, signal) } : {}),
+        }),
+      );
       flight.request = request;
       result = await request;
       write.ended(writeEnd(result));

@@ -3,11 +3,15 @@
  * and the doctor. An ES module of its own in the published package (dist/sdk-side.js, with
  * dist/chunks/), loaded by import() from the CommonJS bin, so start-up never pays for it.
  */
+import { reclaimAfterLargeAnswers } from "../backend/large-answers.js";
 import { isPlain, type Json } from "../json.js";
 import type { OpenSession } from "../protocol/stdio.js";
+import { fullGc } from "./full-gc.js";
 
 export async function loadServer(): Promise<OpenSession> {
   const { createServer } = await import("../server.js");
+  // Once a large answer's frame has left, its copies are collected before the next is read (full-gc.ts).
+  reclaimAfterLargeAnswers(fullGc);
   const { server } = createServer();
   // Once the warm-up is answered, the start-up probe says on stderr whether resmon answers
   // (start-probe.ts), so once its line is out the server makes no request of its own. Nothing waits on it.

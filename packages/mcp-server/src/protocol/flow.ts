@@ -52,7 +52,7 @@ export function createFlow(options: {
   /** Nothing is handed on before the session is there to take it. */
   let ready = false;
   /** Frames the stream has not taken yet, each with the call it answers (open until it is taken). */
-  const waiting: { frame: string; answers: Id | undefined }[] = [];
+  const waiting: { frame: string; answers: Id | undefined; written: (() => void) | undefined }[] = [];
   let waitingChars = 0;
   let full = false;
   let thisTurn = 0;
@@ -89,19 +89,20 @@ export function createFlow(options: {
   /** Call `id` was answered, or ended without an answer (cancelled, once its work stopped). */
   const close = (id: Id) => void (open.delete(id) && pump());
 
-  const handOver = (frame: string, answers: Id | undefined) => {
+  const handOver = (frame: string, answers: Id | undefined, written: (() => void) | undefined) => {
     if (!options.output.write(frame)) {
       full = true;
       options.output.once("drain", () => {
         full = false;
+        written?.(); // drained: every byte handed over so far has left the stream
         while (!full && waiting.length > 0) {
           const next = waiting.shift() as (typeof waiting)[number];
           waitingChars -= next.frame.length;
-          handOver(next.frame, next.answers);
+          handOver(next.frame, next.answers, next.written);
         }
         pump();
       });
-    }
+    } else written?.();
     if (answers !== undefined) close(answers);
   };
 
@@ -130,13 +131,13 @@ export function createFlow(options: {
       }
     },
     /**
-     * One frame for stdout; `answers` is the id of the request it answers, if it is an answer: a call
-     * holds its place until its answer is handed to the stream, so a slow reader holds calls back.
+     * One frame for stdout; `answers`, the request it answers (a call holds its place until its answer
+     * is handed to the stream, so a slow reader holds calls back); `written`, told once it has left it.
      */
-    write(frame: string, answers?: Id): void {
-      if (!full && waiting.length === 0) handOver(frame, answers);
+    write(frame: string, answers?: Id, written?: () => void): void {
+      if (!full && waiting.length === 0) handOver(frame, answers, written);
       else {
-        waiting.push({ frame, answers });
+        waiting.push({ frame, answers, written });
         waitingChars += frame.length;
       }
     },

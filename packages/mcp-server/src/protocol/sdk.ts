@@ -17,6 +17,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createEraCheck, MODERN_PROTOCOL_VERSIONS } from "../eras.js";
+import { createHeldAnswers, type HeldAnswers } from "../held-answers.js";
 import type { Answer, Progress, Refused, ToolHost } from "../host.js";
 import { isPlain, type Json } from "../json.js";
 import { log } from "../log.js";
@@ -49,7 +50,7 @@ export function checkMessage(value: unknown): JSONRPCMessage | undefined {
 }
 
 /** One Server for one connection, in either era (serveStdio decides which). */
-function buildServer(host: ToolHost, ended: (id: Id) => void): Server {
+function buildServer(host: ToolHost, ended: (id: Id) => void, held: HeldAnswers): Server {
   const server = new Server(host.info, {
     capabilities: { tools: {}, prompts: {}, resources: {} },
     instructions: host.instructions,
@@ -74,9 +75,9 @@ function buildServer(host: ToolHost, ended: (id: Id) => void): Server {
               .notify({ method: "notifications/progress", params: { progressToken: token, ...note } })
               .catch(() => undefined);
     try {
-      return toolResult(
-        await host.callTool(request.params.name, request.params.arguments, signal, progress),
-      ) as CallToolResult;
+      const outcome = await host.callTool(request.params.name, request.params.arguments, signal, progress);
+      held.hold(id, outcome.release, signal.aborted);
+      return toolResult(outcome) as CallToolResult;
     } finally {
       // The SDK answers nothing to a cancelled call: its place is free once its work has ended.
       if (signal.aborted) ended(id);
@@ -104,6 +105,7 @@ export function serveSession(host: ToolHost, ...[io, opening, done]: Parameters<
   let open = true;
   const eras = createEraCheck();
   const replayed = new Set<unknown>();
+  const held = createHeldAnswers();
   /** The opening answers carry the host's `_meta` (contract version…): the SDK has no hook for it. */
   const openings = new Set<unknown>();
   const write = (message: Json) => {
@@ -115,7 +117,7 @@ export function serveSession(host: ToolHost, ...[io, opening, done]: Parameters<
         ...message,
         result: { ...result, _meta: { ...(result._meta as Json), ...host.initializeMeta } },
       };
-    io.write(`${scrub(JSON.stringify(message))}\n`, answers);
+    io.write(`${scrub(JSON.stringify(message))}\n`, answers, held.take(answers));
   };
   const transport: Transport = {
     start: async () => undefined,
@@ -123,10 +125,11 @@ export function serveSession(host: ToolHost, ...[io, opening, done]: Parameters<
     async close() {
       if (!open) return;
       open = false;
+      held.letGoAll();
       transport.onclose?.();
     },
   };
-  const handle = serveStdio(() => buildServer(host, io.ended), {
+  const handle = serveStdio(() => buildServer(host, io.ended, held), {
     transport,
     onerror: (error) => log(`protocol: ${error.message}`),
   });

@@ -22,7 +22,7 @@ export interface Session {
  * answers), says when a cancelled call has ended and replays `opening` (the front's), then calls `replayed`.
  */
 export type OpenSession = (
-  io: { write(frame: string, answers?: Id): void; ended(id: Id): void },
+  io: { write(frame: string, answers?: Id, written?: () => void): void; ended(id: Id): void },
   opening: readonly Json[],
   replayed?: () => void,
 ) => Session;
