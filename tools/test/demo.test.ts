@@ -13,8 +13,10 @@ import { SERVER_DIR } from "../src/pack-snippets.js";
 
 const TOOLS_DIR = join(SERVER_DIR, "..", "..", "tools");
 const ROOT = join(TOOLS_DIR, "..");
-const TSX = join(TOOLS_DIR, "node_modules", ".bin", "tsx");
-const DEMO = ["src/demo/main.ts"];
+// As `pnpm demo` runs it (tools/package.json): one process, tsx as a loader. Through the tsx CLI a
+// SIGINT first reaches tsx's own parent process, which gives the demo 30 ms to say it heard it and
+// otherwise kills it and exits 130: on a loaded machine that was a lost race, not the demo's answer.
+const DEMO = ["--import", "tsx", "src/demo/main.ts"];
 const READS = TOOLS.filter((t) => !t.requiresConfirmation).length;
 const BUILT = existsSync(join(SERVER_DIR, "dist", "resmon-mcp.cjs"));
 const RAW_HEADING = "── What the model receives";
@@ -54,7 +56,7 @@ function interruptWhenReady(
 
 describe.skipIf(!BUILT)("pnpm demo", () => {
   it("tours reads, a scan, a confirm-gated write, a read-only refusal, doctor and a raw answer, then exits 0", () => {
-    const run = spawnSync(TSX, DEMO, { cwd: TOOLS_DIR, encoding: "utf8", timeout: 90_000 });
+    const run = spawnSync(process.execPath, DEMO, { cwd: TOOLS_DIR, encoding: "utf8", timeout: 90_000 });
     expect(run.status, run.stderr).toBe(0);
     const stdout = run.stdout;
     for (const heading of [
@@ -121,7 +123,10 @@ describe.skipIf(!BUILT)("pnpm demo", () => {
   }, 120_000);
 
   it("--serve keeps serving; SIGINT to the demo ends it with exit 0 and cleans up", async () => {
-    const child = spawn(TSX, [...DEMO, "--serve"], { cwd: TOOLS_DIR, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...DEMO, "--serve"], {
+      cwd: TOOLS_DIR,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const run = await interruptWhenReady(child, "Serving until Ctrl-C.", () => child.kill("SIGINT"));
     expect(run.code, run.output).toBe(0);
     expect(run.output).toContain("Stopped: the stand-in is down");
