@@ -3,7 +3,6 @@
  * replayed through the SDK's session with the opening, its answer dropped, so a harness's first real
  * call finds the SDK's side warm too (issue 31), and the start-up probe told once it is answered.
  */
-import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import { describe, expect, it, vi } from "vitest";
 import { withWarmUp } from "../src/bin/sdk-side.js";
 import type { Json } from "../src/json.js";
@@ -112,12 +111,17 @@ describe("the warm-up through the real session", () => {
 });
 
 describe("the replay", () => {
-  it("is checked by the SDK as any message is, so the first real one finds that check compiled", () => {
-    const { server } = createServer({
+  it("is checked by the SDK as any message is, so the first real one finds that check compiled", async () => {
+    // The suite shares modules between files (isolate: false): another file may have loaded the
+    // protocol layer with the SDK unwatched, so this case loads it afresh, under the mock above.
+    vi.resetModules();
+    const fresh = await import("../src/server.js");
+    const sdk = await import("@modelcontextprotocol/server");
+    const { server } = fresh.createServer({
       env: {},
       discoverFn: fakeDiscover(() => ({ status: 500, body: {} })).discoverFn,
     });
-    const checked = vi.mocked(parseJSONRPCMessage);
+    const checked = vi.mocked(sdk.parseJSONRPCMessage);
     checked.mockClear();
     const session = server.open(io, MODERN);
     const ids = checked.mock.calls.map(([message]) => (message as { id?: unknown }).id);
