@@ -21,6 +21,7 @@ import { createHeldAnswers, type HeldAnswers } from "../held-answers.js";
 import type { Answer, Progress, Refused, ToolHost } from "../host.js";
 import { isPlain, type Json } from "../json.js";
 import { log } from "../log.js";
+import { NO_ELICITATION_VALIDATOR } from "../no-elicitation.js";
 import { scrub } from "../scrub.js";
 import { toolResult } from "../tool-result.js";
 import { errorAnswer, type Id, invalidMessageAnswer } from "./lines.js";
@@ -54,13 +55,7 @@ function buildServer(host: ToolHost, ended: (id: Id) => void, held: HeldAnswers)
   const server = new Server(host.info, {
     capabilities: { tools: {}, prompts: {}, resources: {} },
     instructions: host.instructions,
-    // This server never asks the client for input, so the elicitation-answer validator (Ajv) is
-    // never needed: one that refuses stands in, and start-up does not build it.
-    jsonSchemaValidator: {
-      getValidator: () => {
-        throw new Error("resmon-mcp elicits nothing, so it validates no elicitation schema.");
-      },
-    },
+    jsonSchemaValidator: NO_ELICITATION_VALIDATOR,
   });
   // Entries go out as built (the SDK does not re-validate them): top-level requires_confirmation stays.
   server.setRequestHandler("tools/list", async () => ({ tools: host.listTools() }) as never);
