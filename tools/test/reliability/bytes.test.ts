@@ -52,6 +52,13 @@ async function until(done: () => boolean, proc: ServerProcess, ms: number): Prom
   while (!done() && Date.now() < deadline && proc.alive) await new Promise((r) => setTimeout(r, 50));
 }
 
+/** The 2025-era opening, raw: initialize (id 0), answered, then initialized. */
+async function opened(proc: ServerProcess, answered: ReadonlyMap<number, unknown>): Promise<void> {
+  proc.send({ id: 0, method: "initialize", params: INITIALIZE });
+  proc.notify("notifications/initialized");
+  await until(() => answered.has(0), proc, 15_000);
+}
+
 /**
  * The stand-in answers every search with one page of 100 papers whose authors fill it to just under
  * the client's body ceiling (the largest answer resmon can give this server): its size in bytes.
@@ -98,9 +105,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
       let peak: number | null = null;
       const started = performance.now();
       try {
-        proc.send({ id: 0, method: "initialize", params: INITIALIZE });
-        proc.notify("notifications/initialized");
-        await until(() => answered.has(0), proc, 15_000);
+        await opened(proc, answered);
         proc.child.stdout.pause();
         let lines = "";
         for (let id = 1; id <= PIPELINED; id += 1)
@@ -140,9 +145,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
       let peak: number | null = null;
       const started = performance.now();
       try {
-        proc.send({ id: 0, method: "initialize", params: INITIALIZE });
-        proc.notify("notifications/initialized");
-        await until(() => answered.has(0), proc, 15_000);
+        await opened(proc, answered);
         for (let id = 1; id <= LARGE_PAGES; id += 1)
           proc.send({
             id,
