@@ -12,6 +12,10 @@ import { measureCallAfterOpening, serverOnce } from "../src/bench/coldstart.js";
 import { measureMemory } from "../src/bench/memory.js";
 import { StdioRpc } from "../src/bench/rpc.js";
 
+const BRIDGE = {
+  command: process.execPath,
+  args: [join(import.meta.dirname, "..", "src", "bench", "bridge.mjs")],
+};
 const FLOOR = {
   command: process.execPath,
   args: [join(import.meta.dirname, "..", "src", "bench", "floor-server.mjs")],
@@ -57,7 +61,7 @@ describe("the memory run", () => {
 });
 
 describe("a call after the opening", () => {
-  it("times the call alone, a second after the opening, in either era", async () => {
+  it("times the first call alone a second after the opening, then a warmed call after the same pause", async () => {
     const started = Date.now();
     const [after] = await measureCallAfterOpening(
       [{ label: "floor", launch: FLOOR }],
@@ -65,9 +69,26 @@ describe("a call after the opening", () => {
       1,
       "modern",
     );
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    // Two pauses: before the first call and before the paused steady one.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
     expect(after?.samples).toHaveLength(1);
-    expect(after?.median).toBeGreaterThan(0);
-    expect(after?.median).toBeLessThan(1_000);
+    for (const ms of [after?.median, after?.paused, after?.backToBack]) {
+      expect(ms).toBeGreaterThan(0);
+      expect(ms).toBeLessThan(1_000);
+    }
+  }, 60_000);
+
+  it("has the bridge's --warm make its health request before any call, as the server's warm-up does", async () => {
+    const rpc = new StdioRpc(BRIDGE.command, [...BRIDGE.args, "--warm"], serverEnv(kit));
+    const before = kit.requests.length;
+    try {
+      await rpc.handshake();
+      const deadline = Date.now() + 20_000;
+      while (!kit.requests.slice(before).some((r) => r.path === "/api/health") && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(kit.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toContain("GET /api/health");
+    } finally {
+      await rpc.close();
+    }
   }, 30_000);
 });

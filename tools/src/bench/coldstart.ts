@@ -156,46 +156,75 @@ export async function measureFirstCall(
 
 /** How long after the opening the first-call figure's call is made: a harness's first real call. */
 export const FIRST_CALL_DELAY_MS = 1_000;
+/** Back-to-back calls that warm a server up before its paused steady call is timed. */
+const WARM_CALLS = 100;
+
+/** One server's figures for a call after the opening, each a median over the rounds. */
+export interface CallAfterOpening {
+  label: string;
+  /** The first call, FIRST_CALL_DELAY_MS after the opening. */
+  median: number;
+  samples: number[];
+  /** A call of the same warmed process FIRST_CALL_DELAY_MS after its previous call. */
+  paused: number;
+  /** A call of the same warmed process right after its previous call. */
+  backToBack: number;
+}
 
 /**
  * A call one second after the opening: spawn, the opening and tools/list as a client of that era
  * sends them, a pause of FIRST_CALL_DELAY_MS, then one health call, timed alone (send → answer).
- * What is still loading when a harness's first real call comes pays here; compared with a steady
- * call of the same server (percall.ts).
+ * What is still loading when a harness's first real call comes pays here. The same process then
+ * makes WARM_CALLS calls back to back (their median: `backToBack`) and one more after the same
+ * pause (`paused`): the steady call to hold the first one against, since any process woken after a
+ * pause pays for the wake-up whatever it loaded (a minimal bridge measured so: ~4× its own
+ * back-to-back call, ~1.1× its paused one).
  */
 export async function measureCallAfterOpening(
   launches: { label: string; launch: Launch }[],
   env: Record<string, string>,
   rounds: number,
   era: Era = "legacy",
-): Promise<{ label: string; median: number; samples: number[] }[]> {
+): Promise<CallAfterOpening[]> {
   const params = (extra: Record<string, unknown>) =>
     era === "modern" ? { ...extra, _meta: ENVELOPE } : extra;
-  const once = async (launch: Launch): Promise<number> => {
+  const pause = () => new Promise((resolve) => setTimeout(resolve, FIRST_CALL_DELAY_MS));
+  const once = async (launch: Launch): Promise<{ first: number; paused: number; backToBack: number }> => {
     const rpc = new StdioRpc(launch.command, launch.args, env);
-    try {
-      if (era === "legacy") await rpc.handshake();
-      else await rpc.request("server/discover", { _meta: ENVELOPE });
-      await rpc.request("tools/list", era === "modern" ? { _meta: ENVELOPE } : undefined);
-      await new Promise((resolve) => setTimeout(resolve, FIRST_CALL_DELAY_MS));
+    const timedHealth = async (): Promise<number> => {
       const start = process.hrtime.bigint();
       const reply = await rpc.request("tools/call", params({ name: "health", arguments: {} }));
       const ms = msSince(start);
       const result = reply.message.result as { isError?: boolean } | undefined;
-      if (!result || result.isError)
-        throw new Error(`health failed after the opening: ${reply.line.slice(0, 300)}`);
+      if (!result || result.isError) throw new Error(`health failed: ${reply.line.slice(0, 300)}`);
       return ms;
+    };
+    try {
+      if (era === "legacy") await rpc.handshake();
+      else await rpc.request("server/discover", { _meta: ENVELOPE });
+      await rpc.request("tools/list", era === "modern" ? { _meta: ENVELOPE } : undefined);
+      await pause();
+      const first = await timedHealth();
+      const warm: number[] = [];
+      for (let i = 0; i < WARM_CALLS; i += 1) warm.push(await timedHealth());
+      await pause();
+      return { first, paused: await timedHealth(), backToBack: median(warm) };
     } finally {
       await rpc.close();
     }
   };
-  const times = launches.map(() => [] as number[]);
+  const runs = launches.map(() => [] as { first: number; paused: number; backToBack: number }[]);
   for (let round = 0; round < rounds; round += 1) {
-    for (const [index, { launch }] of launches.entries()) times[index]?.push(await once(launch));
+    for (const [index, { launch }] of launches.entries()) runs[index]?.push(await once(launch));
   }
-  return launches.map(({ label }, index) => ({
-    label,
-    median: median(times[index] ?? []),
-    samples: times[index] ?? [],
-  }));
+  return launches.map(({ label }, index) => {
+    const of = runs[index] ?? [];
+    return {
+      label,
+      median: median(of.map((r) => r.first)),
+      samples: of.map((r) => r.first),
+      paused: median(of.map((r) => r.paused)),
+      backToBack: median(of.map((r) => r.backToBack)),
+    };
+  });
 }

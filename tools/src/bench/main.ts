@@ -43,11 +43,17 @@ import { measureStandinStart } from "./standin-start.js";
 import { tokenRows } from "./token-report.js";
 
 type Labelled = { label: string; launch: Launch };
+const PACKED_LABEL = "packed tarball, installed as npx does";
 
 const nodeScript = (path: string): Launch => ({ command: process.execPath, args: [path] });
 const SAME_PROCESS = "stand-in inside the bench process";
 const BRIDGE = nodeScript(join(import.meta.dirname, "bridge.mjs"));
 const BRIDGE_LABEL = "minimal stdio bridge, bench/bridge.mjs";
+/** The bridge making one health request at start, as the server's warm-up does. */
+const WARMED_BRIDGE: Labelled = {
+  label: `${BRIDGE_LABEL} --warm`,
+  launch: { command: process.execPath, args: [join(import.meta.dirname, "bridge.mjs"), "--warm"] },
+};
 /** The floor for "an MCP server on this SDK": the same SDK with 29 trivial tools (floor-server.mjs). */
 const FLOOR_SERVER: Labelled = {
   label: "floor server (same SDK, 29 trivial tools)",
@@ -192,7 +198,7 @@ const eraLabel = (era: Era) =>
 async function launchesOf(stateDir: string): Promise<{ launches: Labelled[]; packed: string | null }> {
   const launches: Labelled[] = [{ label: "built server", launch: builtServer() }];
   const packed = await packedServer(stateDir);
-  if (packed.ok) launches.push({ label: "packed tarball, installed as npx does", launch: packed.launch });
+  if (packed.ok) launches.push({ label: PACKED_LABEL, launch: packed.launch });
   for (const { label, bin } of compared) launches.push({ label, launch: nodeScript(bin) });
   return { launches, packed: packed.ok ? null : packed.reason };
 }
@@ -309,30 +315,38 @@ async function coldStartPhase(kit: Testkit, launches: Labelled[]): Promise<Phase
   return { rows, json };
 }
 
-/** A health call one second after the opening, against a steady call of the same build (percall). */
-async function callAfterOpeningPhase(
-  kit: Testkit,
-  launches: Labelled[],
-  steady: Record<string, number>,
-): Promise<Phase> {
+/**
+ * A health call one second after the opening, against a call of the same warmed process after the
+ * same pause (the goal) and back to back (info); the minimal bridge, warmed with one health request
+ * as the server is, measured alike as the floor of both ratios.
+ */
+async function callAfterOpeningPhase(kit: Testkit, launches: Labelled[]): Promise<Phase> {
   say(`a call ${FIRST_CALL_DELAY_MS} ms after the opening…`);
   const env = serverEnv(kit);
   const rows: Row[] = [];
   const json: Record<string, unknown> = {};
+  const seconds = FIRST_CALL_DELAY_MS / 1000;
   for (const era of ["legacy", "modern"] as const) {
-    const serving = (await servingEra(launches, env, era)).filter((l) => steady[l.label] !== undefined);
-    const after = await measureCallAfterOpening(serving, env, Math.ceil(settings.coldRounds / 2), era);
+    const serving = (await servingEra(launches, env, era)).filter((l) => l.label !== PACKED_LABEL);
+    const after = await measureCallAfterOpening(
+      [...serving, WARMED_BRIDGE],
+      env,
+      Math.ceil(settings.coldRounds / 3),
+      era,
+    );
     for (const a of after) {
-      const floor = steady[a.label] ?? Number.NaN;
+      const isFloor = a.label === WARMED_BRIDGE.label;
+      const what = `a health call ${seconds} s after the opening, ${eraLabel(era)}, ${a.label} (median)`;
       rows.push(
         row(
-          `a health call ${FIRST_CALL_DELAY_MS / 1000} s after the opening, ${eraLabel(era)}, ${a.label} (median; vs a steady call of the same build)`,
+          `${what} vs a call of the same warmed process ${seconds} s after its previous one`,
           "ms",
           a.median,
-          floor,
-          "ratio ≤ 3",
-          a.median / floor <= 3,
+          a.paused,
+          isFloor ? "info" : "ratio ≤ 3",
+          isFloor ? null : a.median / a.paused <= 3,
         ),
+        row(`${what} vs a back-to-back call of the same process`, "ms", a.median, a.backToBack, "info", null),
       );
     }
     json[era] = after;
@@ -348,17 +362,13 @@ function standinStartRows(seeds: Record<string, number>, floor: number): Row[] {
 
 /**
  * Per call against the stand-in in its own process: the built server, the minimal bridge, both
- * side by side, and each compared build. Also returns each build's steady health call (median).
+ * side by side, and each compared build.
  */
-async function perCallPhase(
-  standin: BenchBackend,
-): Promise<Phase & { report: PerCallReport; steady: Record<string, number> }> {
+async function perCallPhase(standin: BenchBackend): Promise<Phase & { report: PerCallReport }> {
   say(`per call: ${settings.callsPerCase} calls per case, throughput…`);
   const rows: Row[] = [];
-  const steadyOf = (report: PerCallReport) => report.overhead[0]?.tool.median ?? Number.NaN;
   const perCall = await measurePerCall(standin, builtServer(), settings);
   rows.push(...perCallRows("", perCall));
-  const steady: Record<string, number> = { "built server": steadyOf(perCall) };
   // The second floor: what a stdio bridge that does nothing but relay pays for the same calls.
   say("per call, minimal stdio bridge…");
   const bridge = await measurePerCall(standin, BRIDGE, { ...settings, overheadOnly: true });
@@ -378,10 +388,9 @@ async function perCallPhase(
     const other = await measurePerCall(standin, nodeScript(bin), settings);
     rows.push(...perCallRows(label, other), ...overBridgeRows(label, other, bridge));
     perCallCompared[label] = other;
-    steady[label] = steadyOf(other);
   }
   const json = { perCall, perCallMinimalBridge: bridge, perCallSideBySide: sideBySide, perCallCompared };
-  return { rows, json, report: perCall, steady };
+  return { rows, json, report: perCall };
 }
 
 function memoryRows(label: string, m: MemoryReport, floor: MemoryReport, bareRss: number): Row[] {
@@ -547,7 +556,7 @@ async function standinPhases(kit: Testkit, launches: Labelled[]): Promise<Phase[
     const memory = await memoryPhase(standin);
     const pipeline = await pipelinePhase(standin, perCall.report);
     const inProcess = await inProcessPhase(standin);
-    const afterOpening = await callAfterOpeningPhase(kit, launches, perCall.steady);
+    const afterOpening = await callAfterOpeningPhase(kit, launches);
     return [perCall, afterOpening, memory, pipeline, inProcess];
   } finally {
     await standin.stop();
