@@ -13,6 +13,7 @@ import { scanResult } from "./scan-result.js";
 import { startScan } from "./scan-start.js";
 import { verifyScan } from "./scan-verify.js";
 import { DEFAULT_RETRY_WAIT_MS } from "./stop.js";
+import { FILES, ScanDir } from "./store.js";
 
 export type { ScanCallOptions } from "./scan-call.js";
 
@@ -58,6 +59,8 @@ export interface ScanEngine {
   evidence(args: EvidenceArgs): Promise<Evidence>;
   /** The evidence files written so far, newest scan first (directory entries only). */
   listEvidence(): Promise<EvidenceListing[]>;
+  /** The bytes scan_result may read and parse whole for this scan: its scan.json and candidates.json. */
+  stateBytes(scanId: string): number;
 }
 
 /** A mutating call's longest wait when the caller names none (the server's RESMON_MCP_SCAN_WAIT_MS default). */
@@ -84,5 +87,9 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     result: (args) => scanResult(ctx, args),
     evidence: async (args) => readEvidence(ctx.root, args, ctx.scrub),
     listEvidence: async () => listEvidence(ctx.root),
+    stateBytes: (scanId) => {
+      const dir = new ScanDir(ctx.root, scanId);
+      return (dir.sizeOf(FILES.state) ?? 0) + (dir.sizeOf(FILES.records) ?? 0);
+    },
   };
 }

@@ -3,7 +3,7 @@
  * other name, another scan's id, a symlink, an oversized file or an unfinished scan refused, with
  * nothing read.
  */
-import { mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScanEngine, EVIDENCE_FILES, MAX_EVIDENCE_BYTES, type ScanEngine } from "../src/index.js";
@@ -126,5 +126,23 @@ describe("readEvidence", () => {
     const read = await scrubbing.evidence({ scan_id: done, file: "evidence.md" });
     expect(read.text).not.toContain(word);
     expect(read.text).toContain("<redacted>");
+  });
+});
+
+describe("stateBytes", () => {
+  it("is the size of the scan's scan.json and candidates.json, 0 for a scan not there, a symlink not followed", () => {
+    const sizes = ["scan.json", "candidates.json"].map((f) => statSync(join(r.dataDir, done, f)).size);
+    expect(engine.stateBytes(done)).toBe((sizes[0] ?? 0) + (sizes[1] ?? 0));
+    expect(engine.stateBytes(crypto.randomUUID())).toBe(0);
+    const records = join(r.dataDir, done, "candidates.json");
+    const kept = readFileSync(records);
+    rmSync(records);
+    symlinkSync(join(r.dataDir, done, "scan.json"), records);
+    try {
+      expect(engine.stateBytes(done)).toBe(sizes[0]);
+    } finally {
+      rmSync(records);
+      writeFileSync(records, kept, { mode: 0o600 });
+    }
   });
 });

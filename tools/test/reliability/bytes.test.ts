@@ -7,10 +7,14 @@
  * Large resmon answers have a process-wide byte budget too (backend/large-answers.ts): 8 concurrent
  * search_corpus pages just under the 6 MiB body ceiling, each ~80 MB of transient copies, are read
  * one at a time, each collected once its frame has left. Before (ea3daeb): 336–390 MB, all answered.
+ * A scan's state read whole takes its room in that budget too (handlers/scan_result.ts): 8 concurrent
+ * scan_result on a valid 31.5 MiB scan.json (one call alone peaks at 138 MB). Before (2789a55):
+ * 236–257 MB, all answered.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createResmonClient, DEFAULT_MAX_BODY_BYTES } from "@resmon/api-client";
-import { serverEnv, type Testkit } from "@resmon/testkit";
+import { scanStartArgs, serverEnv, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kitFor, tempDir } from "../../src/reliability/context.js";
 import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
@@ -27,6 +31,10 @@ const PIPELINED = 10_000;
 const LARGE_PAGES = 8;
 /** RESMON_MCP_TIMEOUT_MS for the pages: shorter than the last page's wait for its turn. */
 const TIMEOUT_MS = 8_000;
+/** scan_result calls at once on one scan whose scan.json is just under the engine's 32 MiB ceiling. */
+const LARGE_RESULTS = 8;
+/** The scan.json's size: 31.5 MiB, under MAX_STATE_BYTES (32 MiB, packages/scan/src/store.ts). */
+const LARGE_STATE_BYTES = 31.5 * 1048576;
 
 const INITIALIZE = {
   protocolVersion: "2025-06-18",
@@ -86,6 +94,27 @@ async function serveLargePages(kit: Testkit): Promise<number> {
 }
 const authorList = (count: number) =>
   Array.from({ length: count }, (_, i) => `Author ${String(i).padStart(5, "0")}`).join(", ");
+
+/**
+ * Pads a scan's scan.json to `bytes` with records under a key of its own (the engine's checkState
+ * passes keys it does not know): a valid scan state the size of a long scan's. Its size in bytes.
+ */
+function padState(path: string, bytes: number): number {
+  const state = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  // Same-width records (ids from 100,000), so the bytes grow by a fixed amount per record.
+  const record = (i: number) => ({
+    doc_id: 100_000 + i,
+    title: `Paper ${100_000 + i} on how protein structure is predicted `.repeat(8),
+    authors: Array.from({ length: 12 }, (_, a) => `Author ${String(a).padStart(3, "0")}`),
+    abstract: "A method is reported and compared. ".repeat(14),
+  });
+  const text = (count: number) =>
+    `${JSON.stringify({ ...state, zz_padding: Array.from({ length: count }, (_, i) => record(i)) }, null, 1)}\n`;
+  const perRecord = (Buffer.byteLength(text(2_000)) - Buffer.byteLength(text(1_000))) / 1_000;
+  const count = Math.floor((bytes - Buffer.byteLength(text(1_000))) / perRecord) + 1_000;
+  writeFileSync(path, text(count));
+  return statSync(path).size;
+}
 
 describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answers", () => {
   let kit: Testkit;
@@ -165,6 +194,52 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
       note(ctx, figures);
       expect(failed?.[1].head, figures).toBeUndefined();
       expect(pages.length, figures).toBe(LARGE_PAGES);
+      expect(peak ?? Number.POSITIVE_INFINITY, figures).toBeLessThan(RSS_LIMIT_KIB);
+      await proc.stop();
+    },
+    testTimeout(200_000),
+  );
+
+  it(
+    `${LARGE_RESULTS} concurrent scan_result on a 31.5 MiB scan.json: all answered, RSS under 200 MB`,
+    async (ctx) => {
+      const dataDir = tempDir("bytes-scan");
+      const proc = new ServerProcess("bytes-large-state", {
+        ...serverEnv(kit, { RESMON_MCP_SCAN_DATA: dataDir, RESMON_MCP_SCAN_WAIT_MS: "0" }),
+      });
+      const answered = answersOf(proc);
+      await opened(proc, answered);
+      const start = scanStartArgs({ scanId: crypto.randomUUID(), retrieval: "corpus", profile: "quick" });
+      proc.send({ id: 100, method: "tools/call", params: { name: "scan_start", arguments: start } });
+      await until(() => answered.has(100), proc, 60_000);
+      expect(answered.get(100)?.ok, answered.get(100)?.head).toBe(true);
+      const stateBytes = padState(join(dataDir, String(start.scan_id), "scan.json"), LARGE_STATE_BYTES);
+      const stopGuard = proc.guardRss(KILL_ABOVE_KIB);
+      let peak: number | null = null;
+      const started = performance.now();
+      try {
+        for (let id = 1; id <= LARGE_RESULTS; id += 1)
+          proc.send({
+            id,
+            method: "tools/call",
+            params: { name: "scan_result", arguments: { scan_id: start.scan_id } },
+          });
+        await until(
+          () => [...answered.keys()].filter((id) => id >= 1 && id <= LARGE_RESULTS).length === LARGE_RESULTS,
+          proc,
+          120_000,
+        );
+      } finally {
+        peak = stopGuard();
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const results = [...answered.entries()].filter(([id]) => id >= 1 && id <= LARGE_RESULTS);
+      const failed = results.find(([, a]) => !a.ok);
+      countCases(ctx, LARGE_RESULTS);
+      const figures = `${results.filter(([, a]) => a.ok).length} of ${LARGE_RESULTS} scan_result on a ${(stateBytes / 1048576).toFixed(2)} MiB scan.json answered in ${seconds.toFixed(1)} s; peak server RSS ${((peak ?? 0) / 1024).toFixed(1)} MB (limit 200 MB)${proc.killedForRssKiB ? ", killed" : ""}`;
+      note(ctx, figures);
+      expect(failed?.[1].head, figures).toBeUndefined();
+      expect(results.length, figures).toBe(LARGE_RESULTS);
       expect(peak ?? Number.POSITIVE_INFINITY, figures).toBeLessThan(RSS_LIMIT_KIB);
       await proc.stop();
     },

@@ -141,6 +141,11 @@ export interface CallBackend {
   readonly arrivedAt: number;
   /** Gives back the room of the large answers this call read (once its answer has left stdout). */
   letGo(): void;
+  /**
+   * Room for `bytes` this call reads whole from elsewhere (a scan's state files), in the same budget
+   * and held as its large resmon answers are: resolves once they fit (at once below LARGE_ANSWER_BYTES).
+   */
+  room(bytes: number): Promise<void>;
   call<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, options?: CallOptions): Promise<T>;
   /** What this resmon serves (its version, routes, features), learned once per runtime id. */
   resmon(): Promise<ThisResmon>;
@@ -184,6 +189,7 @@ export class Backend {
         large.done = true;
         large.release?.();
       },
+      room: (bytes) => this.roomFor(bytes, large, signal),
       call: (send, options = {}) =>
         this.send(send, {
           ...options,
