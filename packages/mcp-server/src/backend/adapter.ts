@@ -71,6 +71,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** The tool call's large answers in hand and its time waiting for room (large-answers.ts). */
   large?: LargeAnswersHeld;
+  /** The tool call's place in the order calls began (Backend.forCall): see Backend.connect. */
+  begun?: number;
 }
 
 /**
@@ -155,9 +157,17 @@ export interface CallBackend {
   forget(): Promise<void>;
 }
 
+/** A discovery under way, and how many tool calls had begun when it started. */
+interface Discovering {
+  found: Promise<Connection>;
+  afterCalls: number;
+}
+
 export class Backend {
   private connection: Connection | undefined;
-  private connecting: Promise<Connection> | undefined;
+  private connecting: Discovering | undefined;
+  /** Tool calls begun so far (forCall): a call numbered above a discovery's afterCalls began after it. */
+  private callsBegun = 0;
   private readonly options: BackendOptions;
   /** By runtime id: a restart (a new id) is learned afresh, a reconnection to the same one is not. */
   private readonly known = new Map<string, Known>();
@@ -179,6 +189,8 @@ export class Backend {
   forCall(signal?: AbortSignal): CallBackend {
     const arrived = Date.now();
     const deadline = arrived + this.timeoutMs;
+    this.callsBegun += 1;
+    const begun = this.callsBegun;
     const writes: WriteLog = { sent: 0, accepted: 0, refused: 0, unanswered: 0 };
     const cancel = signal ? { signal } : {};
     const large: LargeAnswersHeld = { waitedMs: 0 };
@@ -196,21 +208,40 @@ export class Backend {
           ...cancel,
           writes,
           large,
+          begun,
           deadline: Math.min(deadline, options.deadline ?? deadline),
         }),
-      resmon: () => this.resmonWithin(deadline, signal, large),
-      sourceSlugs: () => this.sourceSlugsWithin(deadline, signal, large),
+      resmon: () => this.resmonWithin(deadline, begun, signal, large),
+      sourceSlugs: () => this.sourceSlugsWithin(deadline, begun, signal, large),
       forget: () => this.forget(),
     };
   }
 
-  /** Discover on first need; reuse while it works; concurrent callers share one discovery. */
-  private async connect(): Promise<Connection> {
+  /**
+   * Discover on first need; reuse while it works; concurrent callers share one discovery. A call
+   * (numbered `begun`) that joined a discovery begun before it is not failed by that discovery: it
+   * may be an earlier call's, left running past that call's deadline and failing for what was wrong
+   * then (a probe dripping until the connection dropped), so the call gets one fresh discovery of its
+   * own, within its own deadline.
+   */
+  private async connect(begun?: number): Promise<Connection> {
     if (this.connection) return this.connection;
+    const joined = this.discovering();
+    if (begun === undefined || begun <= joined.afterCalls) return joined.found;
+    try {
+      return await joined.found;
+    } catch {
+      return this.connection ?? this.discovering().found;
+    }
+  }
+
+  /** The discovery under way, or a new one. */
+  private discovering(): Discovering {
     if (!this.connecting) {
-      this.connecting = this.discoverOnce().finally(() => {
+      const found = this.discoverOnce().finally(() => {
         this.connecting = undefined;
       });
+      this.connecting = { found, afterCalls: this.callsBegun };
     }
     return this.connecting;
   }
@@ -274,20 +305,22 @@ export class Backend {
 
   private async resmonWithin(
     deadline: number,
+    begun: number,
     signal?: AbortSignal,
     large?: LargeAnswersHeld,
   ): Promise<ThisResmon> {
-    const learnt = async () => this.knownFor(await this.connect()).resmon;
+    const learnt = async () => this.knownFor(await this.connect(begun)).resmon;
     return this.withinDeadline(learnt, deadline, signal, large);
   }
 
   /** The catalog read is shared by the calls that need it, so one call's cancel leaves it running and only stops waiting. */
   private async sourceSlugsWithin(
     deadline: number,
+    begun: number,
     signal?: AbortSignal,
     large?: LargeAnswersHeld,
   ): Promise<string[] | null> {
-    const connection = await this.withinDeadline(() => this.connect(), deadline, signal, large);
+    const connection = await this.withinDeadline(() => this.connect(begun), deadline, signal, large);
     const entry = this.knownFor(connection);
     if (!entry.slugs) {
       const reading = this.send<unknown>((c) => c.GET("/api/repositories/catalog"), { deadline }).then(
@@ -431,7 +464,7 @@ export class Backend {
     write: WriteTracker,
     flight: Flight,
   ): Promise<T> {
-    const connection = await this.connect();
+    const connection = await this.connect(options.begun);
     const resmon = await this.knownFor(connection).resmon;
     const left = options.deadline + queuedMs(options.large) - Date.now();
     if (left <= 0) throw this.lateError();
