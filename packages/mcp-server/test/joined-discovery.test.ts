@@ -7,7 +7,7 @@
 import type { Discovery } from "@resmon/api-client";
 import { describe, expect, it } from "vitest";
 import { Backend, type DiscoverFn } from "../src/backend/adapter.js";
-import { fakeClient, type SeenRequest } from "./helpers/fake-backend.js";
+import { fakeClient, foundDiscovery, type SeenRequest } from "./helpers/fake-backend.js";
 
 /** What discovery answers when the probe's connection was dropped part-way (the hostile backend's repair). */
 const DROPPED: Discovery = {
@@ -24,17 +24,7 @@ const DROPPED: Discovery = {
 };
 
 function found(seen: SeenRequest[]): Discovery {
-  const client = fakeClient(() => ({ status: 200, body: [] }), seen);
-  return {
-    ok: true,
-    client,
-    baseUrl: client.baseUrl,
-    port: client.port,
-    stateDir: "/nonexistent-state-dir",
-    portSource: "RESMON_PORT",
-    health: {},
-    identity: { ok: false, problem: "missing" },
-  };
+  return foundDiscovery(fakeClient(() => ({ status: 200, body: [] }), seen));
 }
 
 /** A discover double: each discovery waits until the test answers it (`answer[n]`, in the order asked). */

@@ -89,6 +89,20 @@ export function fakeClient(
   return client as unknown as ResmonClient;
 }
 
+/** A discovery that found `client` (a fake's), as discover() answers when resmon is there. */
+export function foundDiscovery(client: ResmonClient): Discovery {
+  return {
+    ok: true,
+    client,
+    baseUrl: client.baseUrl,
+    port: client.port,
+    stateDir: "/nonexistent-state-dir",
+    portSource: "RESMON_PORT",
+    health: {},
+    identity: { ok: false, problem: "missing" },
+  };
+}
+
 /** A discover double that always finds the fake client, counting how often it was asked. */
 export function fakeDiscover(respond: Responder): {
   discoverFn: DiscoverFn;
@@ -99,18 +113,7 @@ export function fakeDiscover(respond: Responder): {
   let count = 0;
   const discoverFn: DiscoverFn = async () => {
     count += 1;
-    const client = fakeClient(respond, seen);
-    const found: Discovery = {
-      ok: true,
-      client,
-      baseUrl: client.baseUrl,
-      port: client.port,
-      stateDir: "/nonexistent-state-dir",
-      portSource: "RESMON_PORT",
-      health: {},
-      identity: { ok: false, problem: "missing" },
-    };
-    return found;
+    return foundDiscovery(fakeClient(respond, seen));
   };
   return { discoverFn, seen, discoveries: () => count };
 }
