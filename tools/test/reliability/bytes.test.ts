@@ -15,7 +15,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createResmonClient, DEFAULT_MAX_BODY_BYTES } from "@resmon/api-client";
 import { scanStartArgs, serverEnv, type Testkit } from "@resmon/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { kitFor, tempDir } from "../../src/reliability/context.js";
 import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
 import { SERVER_CLI, ServerProcess } from "../../src/reliability/proc.js";
@@ -71,6 +71,28 @@ async function opened(proc: ServerProcess, answered: ReadonlyMap<number, unknown
  * The stand-in answers every search with one page of 100 papers whose authors fill it to just under
  * the client's body ceiling (the largest answer resmon can give this server): its size in bytes.
  */
+/**
+ * A concurrent case's verdict: calls 1…count each answered without an error, and the server's peak
+ * under the limit; its figures (`said` gets how many answered) noted for the run's record.
+ */
+function judge(
+  ctx: TestContext,
+  proc: ServerProcess,
+  answered: ReadonlyMap<number, { ok: boolean; head: string }>,
+  count: number,
+  peak: number | null,
+  said: (ok: number) => string,
+): void {
+  const answers = [...answered.entries()].filter(([id]) => id >= 1 && id <= count);
+  const failed = answers.find(([, a]) => !a.ok);
+  countCases(ctx, count);
+  const figures = `${said(answers.filter(([, a]) => a.ok).length)}; peak server RSS ${((peak ?? 0) / 1024).toFixed(1)} MB (limit 200 MB)${proc.killedForRssKiB ? ", killed" : ""}`;
+  note(ctx, figures);
+  expect(failed?.[1].head, figures).toBeUndefined();
+  expect(answers.length, figures).toBe(count);
+  expect(peak ?? Number.POSITIVE_INFINITY, figures).toBeLessThan(RSS_LIMIT_KIB);
+}
+
 async function serveLargePages(kit: Testkit): Promise<number> {
   const client = createResmonClient({ port: kit.port, token: kit.token });
   const answer = await client.POST("/api/explorer/search", {
@@ -187,14 +209,15 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
         kit.clearFaults();
       }
       const seconds = (performance.now() - started) / 1000;
-      const pages = [...answered.entries()].filter(([id, a]) => id >= 1 && a.ok);
-      const failed = [...answered.entries()].find(([id, a]) => id >= 1 && !a.ok);
-      countCases(ctx, LARGE_PAGES);
-      const figures = `${pages.length} of ${LARGE_PAGES} pages of ${(pageBytes / 1048576).toFixed(2)} MiB answered in ${seconds.toFixed(1)} s (RESMON_MCP_TIMEOUT_MS ${TIMEOUT_MS}); peak server RSS ${((peak ?? 0) / 1024).toFixed(1)} MB (limit 200 MB)${proc.killedForRssKiB ? ", killed" : ""}`;
-      note(ctx, figures);
-      expect(failed?.[1].head, figures).toBeUndefined();
-      expect(pages.length, figures).toBe(LARGE_PAGES);
-      expect(peak ?? Number.POSITIVE_INFINITY, figures).toBeLessThan(RSS_LIMIT_KIB);
+      judge(
+        ctx,
+        proc,
+        answered,
+        LARGE_PAGES,
+        peak,
+        (ok) =>
+          `${ok} of ${LARGE_PAGES} pages of ${(pageBytes / 1048576).toFixed(2)} MiB answered in ${seconds.toFixed(1)} s (RESMON_MCP_TIMEOUT_MS ${TIMEOUT_MS})`,
+      );
       await proc.stop();
     },
     testTimeout(200_000),
@@ -233,14 +256,15 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
         peak = stopGuard();
       }
       const seconds = (performance.now() - started) / 1000;
-      const results = [...answered.entries()].filter(([id]) => id >= 1 && id <= LARGE_RESULTS);
-      const failed = results.find(([, a]) => !a.ok);
-      countCases(ctx, LARGE_RESULTS);
-      const figures = `${results.filter(([, a]) => a.ok).length} of ${LARGE_RESULTS} scan_result on a ${(stateBytes / 1048576).toFixed(2)} MiB scan.json answered in ${seconds.toFixed(1)} s; peak server RSS ${((peak ?? 0) / 1024).toFixed(1)} MB (limit 200 MB)${proc.killedForRssKiB ? ", killed" : ""}`;
-      note(ctx, figures);
-      expect(failed?.[1].head, figures).toBeUndefined();
-      expect(results.length, figures).toBe(LARGE_RESULTS);
-      expect(peak ?? Number.POSITIVE_INFINITY, figures).toBeLessThan(RSS_LIMIT_KIB);
+      judge(
+        ctx,
+        proc,
+        answered,
+        LARGE_RESULTS,
+        peak,
+        (ok) =>
+          `${ok} of ${LARGE_RESULTS} scan_result on a ${(stateBytes / 1048576).toFixed(2)} MiB scan.json answered in ${seconds.toFixed(1)} s`,
+      );
       await proc.stop();
     },
     testTimeout(200_000),
