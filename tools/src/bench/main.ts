@@ -52,7 +52,7 @@ const BRIDGE_LABEL = "minimal stdio bridge, bench/bridge.mjs";
 /** The bridge making one health request at start, as the server's warm-up does. */
 const WARMED_BRIDGE: Labelled = {
   label: `${BRIDGE_LABEL} --warm`,
-  launch: { command: process.execPath, args: [join(import.meta.dirname, "bridge.mjs"), "--warm"] },
+  launch: { command: BRIDGE.command, args: [...BRIDGE.args, "--warm"] },
 };
 /** The floor for "an MCP server on this SDK": the same SDK with 29 trivial tools (floor-server.mjs). */
 const FLOOR_SERVER: Labelled = {
