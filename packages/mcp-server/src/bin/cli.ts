@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// First: V8 is set for a stdio server before anything allocates (v8-settings.ts).
-import "./v8-settings.js";
 import { helpLines, readConfig, startupLines } from "../config.js";
 import { WRITE_TOOL_COUNT } from "../generated/identity.js";
 import { log } from "../log.js";

@@ -7,8 +7,11 @@ import { reclaimAfterLargeAnswers } from "../backend/large-answers.js";
 import { isPlain, type Json } from "../json.js";
 import type { OpenSession } from "../protocol/stdio.js";
 import { fullGc } from "./full-gc.js";
+import { applyV8Settings } from "./v8-settings.js";
 
 export async function loadServer(): Promise<OpenSession> {
+  // Before the SDK, zod and the contract allocate: the first time the server's heap grows.
+  applyV8Settings();
   const { createServer } = await import("../server.js");
   // Once a large answer's frame has left, its copies are collected before the next is read (full-gc.ts).
   reclaimAfterLargeAnswers(fullGc);

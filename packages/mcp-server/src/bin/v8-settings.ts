@@ -1,6 +1,9 @@
 /**
- * V8 settings for a stdio server, set where the bin starts (cli.ts imports this first), so no
- * harness's configuration has to (issue 31, measured against a bare server on the same SDK):
+ * V8 settings for a stdio server, set by the bin itself, so no harness's configuration has to
+ * (issue 31, measured against a bare server on the same SDK). The bin sets them when the SDK side
+ * loads (sdk-side.ts), after the opening answers: each is read only later (as below), the front
+ * allocates too little to grow the new space, and loading node:v8 costs 1.5-2.5 ms that a cold
+ * start to tools/list would otherwise pay.
  * - The young generation stays at its first size (1 MiB a semi-space): V8 grows it to 2 × 16 MiB,
  *   which a server answering one call at a time never needs and then keeps resident (RSS after
  *   10,000 calls 129 MiB against 105). `--max-semi-space-size` is read only when the heap is made,
@@ -17,7 +20,9 @@
  */
 import { setFlagsFromString } from "node:v8";
 
-if (!process.execArgv.some((arg) => arg.startsWith("--max-semi-space-size"))) {
-  setFlagsFromString("--semi-space-growth-factor=1");
+export function applyV8Settings(): void {
+  if (!process.execArgv.some((arg) => arg.startsWith("--max-semi-space-size"))) {
+    setFlagsFromString("--semi-space-growth-factor=1");
+  }
+  setFlagsFromString("--liftoff-only --heap-growing-percent=20");
 }
-setFlagsFromString("--liftoff-only --heap-growing-percent=20");
