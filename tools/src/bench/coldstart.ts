@@ -18,20 +18,26 @@ export interface Launch {
 
 export const FLOOR: Launch = { command: process.execPath, args: ["-e", FLOOR_SCRIPT] };
 
-/** One spawn of the floor: start → the echoed line. */
+/**
+ * One spawn of the floor: start → the echoed line. Like every spawn timed here, it resolves only once
+ * the process has exited, so no sample shares the machine with the last one's teardown (a server
+ * killed just after tools/list may be loading its SDK side, which added up to ~4 ms to the next).
+ */
 export function floorOnce(env: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn(FLOOR.command, FLOOR.args, { stdio: ["pipe", "pipe", "ignore"], env });
     let out = "";
+    let ms = 0;
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
       out += chunk;
-      if (out.includes("\n")) resolve(msSince(start));
+      if (out.includes("\n") && ms === 0) ms = msSince(start);
     });
     child.on("error", reject);
     child.on("exit", () => {
-      if (!out.includes("\n")) reject(new Error("the floor process exited without answering"));
+      if (ms === 0) reject(new Error("the floor process exited without answering"));
+      else resolve(ms);
     });
     child.stdin.write("ping\n");
   });
@@ -72,8 +78,9 @@ export function serverOnce(
       done = true;
       peer.child.stdin.end();
       peer.child.kill("SIGTERM");
-      if (value instanceof Error) reject(value);
-      else resolve(value);
+      setTimeout(() => peer.child.kill("SIGKILL"), 5_000).unref();
+      // Resolved once the process is gone (floorOnce says why).
+      void peer.exited.then(() => (value instanceof Error ? reject(value) : resolve(value)));
     };
     peer.onLine((line) => {
       const answer = JSON.parse(line) as { id?: unknown; error?: { message?: string } };
@@ -106,7 +113,10 @@ export interface ColdStart {
   servers: { label: string; median: number; p99: number; samples: number }[];
 }
 
-/** Interleave floor and each server so machine noise lands on both alike; one unmeasured warm-up each. */
+/**
+ * Interleave floor and each server so machine noise lands on all alike, in an order that turns one
+ * place each round so none always comes first or after the same other; one unmeasured warm-up each.
+ */
 export async function measureColdStart(
   launches: { label: string; launch: Launch }[],
   env: Record<string, string>,
@@ -117,10 +127,13 @@ export async function measureColdStart(
   const times = launches.map(() => [] as number[]);
   await floorOnce(env);
   for (const { launch } of launches) await serverOnce(launch, env, false, era);
+  const slots = launches.length + 1; // the floor is slot 0
   for (let round = 0; round < rounds; round += 1) {
-    floor.push(await floorOnce(env));
-    for (const [index, { launch }] of launches.entries()) {
-      times[index]?.push((await serverOnce(launch, env, false, era)).ms);
+    for (let turn = 0; turn < slots; turn += 1) {
+      const slot = (turn + round) % slots;
+      const launch = launches[slot - 1]?.launch;
+      if (launch === undefined) floor.push(await floorOnce(env));
+      else times[slot - 1]?.push((await serverOnce(launch, env, false, era)).ms);
     }
   }
   return {
