@@ -13,13 +13,18 @@ import { measureColdStart, serverOnce } from "../src/bench/coldstart.js";
 const dir = mkdtempSync(join(tmpdir(), "resmon-bench-cold-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A server that answers the opening, notes its start, and takes 300 ms to exit after SIGTERM. */
+/**
+ * A server that answers the opening, notes its start, and takes 300 ms to exit once told to: by
+ * SIGTERM, or by its stdin's end, whichever it sees first (on a busy machine the end can come first,
+ * and a process with nothing left to wait for would exit at once).
+ */
 const SLOW_EXIT = [
   'const fs=require("node:fs"),log=(s)=>fs.appendFileSync(process.env.LOG,s+"\\n");',
   'log("start "+process.argv[1]);let b="";process.stdin.setEncoding("utf8");',
   'process.stdin.on("data",(d)=>{b+=d;let i;while((i=b.indexOf("\\n"))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);',
   'if(m.id!==undefined)process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{}})+"\\n")}});',
-  'process.on("SIGTERM",()=>setTimeout(()=>{log("exited "+process.argv[1]);process.exit(0)},300));',
+  'const bye=()=>setTimeout(()=>{log("exited "+process.argv[1]);process.exit(0)},300);',
+  'process.stdin.on("end",bye);process.on("SIGTERM",bye);',
 ].join("");
 const launch = (label: string) => ({ command: process.execPath, args: ["-e", SLOW_EXIT, label] });
 
