@@ -24,6 +24,12 @@ const servers: LoopbackServer[] = [];
 const discoveries: Discovery[] = [];
 
 beforeEach(async () => {
+  // Discovery remembers, process-wide, each port and token it saw refuse a token-less request
+  // (src/discovery.ts). Each case starts as a new process would: a port the OS hands out again must
+  // not find an earlier case's entry, or its token-less ask is skipped.
+  (globalThis as Record<symbol, Map<string, unknown> | undefined>)[
+    Symbol.for("@resmon/api-client/guard-seen")
+  ]?.clear();
   root = await mkdtemp(join(tmpdir(), "resmon-discovery-"));
   home = join(root, "home");
   await mkdir(home, { recursive: true });
