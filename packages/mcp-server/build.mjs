@@ -10,9 +10,10 @@
 // Runs after `tsc` (which type-checks and emits dist/ for the workspace's own tests and the demo).
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-const outdir = new URL("./dist", import.meta.url).pathname;
+const outdir = fileURLToPath(new URL("./dist", import.meta.url));
 const { version } = JSON.parse(await readFile(new URL("./package.json", import.meta.url), "utf8"));
 // Chunk names carry a content hash: clear the last build's so no stale chunk is packed.
 await rm(new URL("./dist/chunks", import.meta.url), { recursive: true, force: true });
@@ -39,7 +40,7 @@ const lean = {
   name: "lean",
   setup(b) {
     b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
-      path: new URL("./src/bin/sdk-shims.ts", import.meta.url).pathname,
+      path: fileURLToPath(new URL("./src/bin/sdk-shims.ts", import.meta.url)),
     }));
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       /[\\/]zod[\\/]/.test(args.importer)
@@ -56,7 +57,7 @@ const lean = {
 await build({
   ...common,
   plugins: [lean],
-  entryPoints: { "sdk-side": new URL("./src/bin/sdk-side.ts", import.meta.url).pathname },
+  entryPoints: { "sdk-side": fileURLToPath(new URL("./src/bin/sdk-side.ts", import.meta.url)) },
   outdir,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
@@ -69,7 +70,7 @@ await build({
 
 await build({
   ...common,
-  entryPoints: { "resmon-mcp": new URL("./src/bin/cli.ts", import.meta.url).pathname },
+  entryPoints: { "resmon-mcp": fileURLToPath(new URL("./src/bin/cli.ts", import.meta.url)) },
   outdir,
   outExtension: { ".js": ".cjs" },
   format: "cjs",

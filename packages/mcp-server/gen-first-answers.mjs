@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   CONTRACT_VERSION,
   READ_TOOLS,
@@ -58,7 +58,7 @@ let recorded;
 try {
   const outfile = join(dir, "record.mjs");
   await build({
-    entryPoints: [new URL("src/build-time/record-openings.ts", here).pathname],
+    entryPoints: [fileURLToPath(new URL("src/build-time/record-openings.ts", here))],
     outfile,
     bundle: true,
     platform: "node",
