@@ -68,3 +68,47 @@ export function takeLargeAnswer(bytes: number, signal?: AbortSignal): Promise<Re
     admitWaiting();
   });
 }
+
+/**
+ * A tool call's room in the budget, and how long it waited for it: the server's own queue, not
+ * counted against the call's deadline (deadline.ts).
+ */
+export interface LargeAnswersHeld {
+  /** Room taken (or being waited for) once per call: every large answer of the call reads in it. */
+  room?: Promise<void>;
+  release?: Release;
+  /** The call's answer has left: room taken after this is given back at once. */
+  done?: boolean;
+  waitedMs: number;
+  /** When the wait under way began, if one is. */
+  waitingSince?: number;
+}
+
+/**
+ * Before a large answer's body is read: wait for room in the budget, once per call (its other large
+ * answers, even ones read at the same time, read in that room: a call never waits for itself). The
+ * request's own timeout is paused meanwhile (the client's beforeBody) and the call's deadline moves
+ * on by the wait.
+ */
+export function roomFor(bytes: number, large: LargeAnswersHeld, signal?: AbortSignal): Promise<void> {
+  if (bytes < LARGE_ANSWER_BYTES) return Promise.resolve();
+  large.room ??= (async () => {
+    const since = Date.now();
+    large.waitingSince = since;
+    try {
+      large.release = await takeLargeAnswer(bytes, signal);
+      // Work the call left running after its answer (none is known) holds no room.
+      if (large.done) large.release();
+    } finally {
+      large.waitedMs += Date.now() - since;
+      large.waitingSince = undefined;
+    }
+  })();
+  return large.room;
+}
+
+/** The call's answer has left stdout: its room goes back, and room it takes later goes back at once. */
+export function letGo(large: LargeAnswersHeld): void {
+  large.done = true;
+  large.release?.();
+}

@@ -3,9 +3,12 @@
  * own (issue 34): a short deadline and a byte ceiling, whatever the tool call's timeout, so a route
  * list that drips or never ends costs a call seconds, not its whole timeout. What could not be read
  * is said to be unsettled, so the caller asks again later instead of keeping the failure as the answer.
+ * What was learnt is kept by runtime id (KnownResmons).
  */
 import type { ApiError, ResmonClient } from "@resmon/api-client";
-import { routesOfOpenapi } from "./this-resmon.js";
+import type { Connection } from "./discovery.js";
+import { mapApiError } from "./http-errors.js";
+import { routesOfOpenapi, type ThisResmon, thisResmon } from "./this-resmon.js";
 
 /** resmon's own route list is 222 KB (../shared/resmon/openapi.json, 184 operations); FastAPI serves it at once. */
 export const ROUTE_LIST_TIMEOUT_MS = 3_000;
@@ -33,4 +36,58 @@ export async function readRouteList(client: ResmonClient, timeoutMs: number): Pr
   }
   // A document that is no OpenAPI one (no paths) is an answer too: placed by its version.
   return { routes: routesOfOpenapi(read.data), settled: true };
+}
+
+/** What one running resmon (one runtime id) serves, learned once: its routes, and its source slugs when first needed. */
+export interface Known {
+  resmon: Promise<ThisResmon>;
+  slugs?: Promise<string[] | null>;
+  /** Set when its route list could not be read: from then (epoch ms) the next call asks again. */
+  askAgainAt?: number;
+}
+
+/** A route list that could not be read is asked again by the first call this long after. */
+const ROUTE_LIST_RETRY_MS = 10_000;
+
+/** What each resmon serves, by runtime id: a restart (a new id) is learned afresh, a reconnection to the same one is not. */
+export class KnownResmons {
+  private readonly known = new Map<string, Known>();
+
+  constructor(private readonly timeoutMs: number) {}
+
+  knownFor(connection: Connection): Known {
+    const started = (connection.health as { started_at?: unknown } | null)?.started_at;
+    const key = connection.runtimeId ?? `${connection.baseUrl} ${String(started)}`;
+    const entry = this.known.get(key);
+    if (entry && (entry.askAgainAt === undefined || Date.now() < entry.askAgainAt)) return entry;
+    // First sight of this runtime id, or its route list failed a while ago: (re)learn it, keeping the slugs.
+    const learning = this.learn(connection);
+    const fresh: Known = { resmon: learning.then((l) => l.resmon) };
+    if (entry?.slugs) fresh.slugs = entry.slugs;
+    this.known.set(key, fresh);
+    learning.then(
+      (l) => {
+        if (!l.settled) fresh.askAgainAt = Date.now() + ROUTE_LIST_RETRY_MS;
+      },
+      // A failure to reach it is not knowledge: the next call asks again.
+      () => {
+        if (this.known.get(key) === fresh) this.known.delete(key);
+      },
+    );
+    return fresh;
+  }
+
+  /**
+   * Its own route list, read with a deadline and a byte ceiling of its own: a backend that has
+   * none, or answers something else, is placed by its version instead; one that could not be read
+   * this time is placed so for now and asked again later.
+   */
+  private async learn(connection: Connection): Promise<{ resmon: ThisResmon; settled: boolean }> {
+    const list = await readRouteList(connection.client, this.timeoutMs);
+    if ("gone" in list) throw mapApiError(list.gone, connection.baseUrl, {});
+    return {
+      resmon: thisResmon(connection.health, connection.runtimeId, list.routes),
+      settled: list.settled,
+    };
+  }
 }
