@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { Corpus } from "./corpus.js";
 import { SourceModes } from "./coverage.js";
 import type { Json, Paper, Store } from "./model.js";
-import { buildStore, type SeedName } from "./seed/index.js";
+import { buildStore, corpusStore, type SeedName } from "./seed/index.js";
 import { embed } from "./vectors.js";
 
 export type IdentityMode = "normal" | "missing" | "malformed" | "unsupported" | "null_schema";
@@ -61,8 +62,12 @@ export class Backend {
   readonly sourceModes = new SourceModes();
   private readonly vectors = new Map<number, Float64Array>();
 
-  constructor(readonly seed: SeedName) {
-    this.store = buildStore(seed);
+  constructor(
+    readonly seed: SeedName,
+    /** A records file's works as the documents (`--corpus`): sweeps, search and similar rank over them. */
+    readonly corpus: Corpus | null = null,
+  ) {
+    this.store = corpus ? corpusStore(corpus) : buildStore(seed);
   }
 
   /** A restart: new runtime id, running work ends interrupted the way resmon's startup reconciles it. */

@@ -5,7 +5,7 @@ import { isPublicBuild, releaseNamed } from "./releases.js";
 import { startTestkit } from "./testkit.js";
 
 const USAGE = [
-  "usage: resmon-testkit serve --state-dir DIR [--port N|0] [--port-file PATH] [--seed demo|small] [--as 1.6|1.7|2.3 [--unguarded]]",
+  "usage: resmon-testkit serve --state-dir DIR [--port N|0] [--port-file PATH] [--seed demo|small | --corpus FILE] [--as 1.6|1.7|2.3 [--unguarded]]",
   "         [--max-concurrent N] [--queue-limit N] [--run-duration-ms N]",
   `controls, one per line on stdin, each answered by one JSON line: ${CONTROL_USAGE.join(" | ")}`,
 ].join("\n");
@@ -15,6 +15,7 @@ const FLAGS = [
   "--port",
   "--port-file",
   "--seed",
+  "--corpus",
   "--as",
   "--max-concurrent",
   "--queue-limit",
@@ -65,11 +66,15 @@ async function main(argv: string[]): Promise<void> {
   if (unguarded && (release === undefined || !isPublicBuild(release))) {
     fail("--unguarded plays the public 1.6/1.7 build: name --as 1.6 or --as 1.7 (2.3 always guards)");
   }
+  const corpus = opts["--corpus"];
+  if (corpus !== undefined && opts["--seed"] !== undefined)
+    fail("--corpus replaces the seed's papers: name one");
   const kit = await startTestkit({
     stateDir,
     port,
     portFile: opts["--port-file"],
     seed,
+    ...(corpus !== undefined ? { corpus } : {}),
     ...(as ? { as } : {}),
     ...(unguarded ? { unguarded } : {}),
   });

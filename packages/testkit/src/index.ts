@@ -1,5 +1,15 @@
 export type { EmbeddingState, IdentityMode } from "./backend.js";
 export { applyControl, CONTROL_USAGE, type ControlAnswer } from "./control.js";
+export {
+  BM25_B,
+  BM25_K1,
+  CORPUS_SOURCES,
+  Corpus,
+  type CorpusRecord,
+  type CorpusSource,
+  readCorpus,
+  sourcesOf,
+} from "./corpus.js";
 export { SOURCE_MODES, type SourceMode } from "./coverage.js";
 export type { DeclaredRoute } from "./declared.js";
 export { cleanEnv, serverEnv } from "./env.js";

@@ -1,6 +1,6 @@
 import { type Backend, nowUtc } from "./backend.js";
 import { steeredOutcome } from "./coverage.js";
-import type { Execution, JsonObject, SourceOutcome } from "./model.js";
+import type { Execution, JsonObject, Paper, SourceOutcome } from "./model.js";
 import { catalogRows } from "./routes/catalog.js";
 import { byNewest } from "./views.js";
 
@@ -185,15 +185,20 @@ function finishExecution(backend: Backend, e: Execution): void {
     });
     if (doomed) return [failed(FAILED_SOURCE_MESSAGE, [e.query ?? ""])];
     if (!KNOWN_SOURCES.has(source)) return [failed(`Unknown repository: ${source}`, [])];
-    const hits = backend.store.papers
-      .filter((p) => p.source_repository === source && words.every((w) => p.title.toLowerCase().includes(w)))
-      .filter(
-        (p) =>
-          (!e.date_from || (p.publication_date ?? "") >= e.date_from) &&
-          (!e.date_to || (p.publication_date ?? "") <= e.date_to),
-      )
-      .sort(byNewest)
-      .slice(0, e.max_results ?? 100);
+    const inWindow = (p: Paper) =>
+      (!e.date_from || (p.publication_date ?? "") >= e.date_from) &&
+      (!e.date_to || (p.publication_date ?? "") <= e.date_to);
+    const max = e.max_results ?? 100;
+    // A records file ranks by BM25 (corpus.ts); the seed matches every word in the title, newest first.
+    const hits = backend.corpus
+      ? backend.corpus.sweep(e.query ?? "", source, max, inWindow)
+      : backend.store.papers
+          .filter(
+            (p) => p.source_repository === source && words.every((w) => p.title.toLowerCase().includes(w)),
+          )
+          .filter(inWindow)
+          .sort(byNewest)
+          .slice(0, max);
     found.push(...hits.map((p) => p.id));
     const ranged = DATE_RANGE_SOURCES.has(source);
     return [

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { Backend, type EmbeddingState, type IdentityMode } from "./backend.js";
+import { Corpus, readCorpus } from "./corpus.js";
 import type { SourceMode } from "./coverage.js";
 import type { DeclaredRoute } from "./declared.js";
 import type { Fault } from "./faults.js";
@@ -30,6 +31,11 @@ export interface TestkitOptions {
   /** Default `<stateDir>/resmon.port`; null writes none. */
   portFile?: string | null;
   seed?: SeedName;
+  /**
+   * A records file (JSON lines, gzip or plain; the format of the SYNERGY records) whose works become
+   * the documents, each served by openalex, pubmed (with a PMID) and crossref (with a DOI): see corpus.ts.
+   */
+  corpus?: string;
   writeTokenFile?: boolean;
   /** Play an older resmon ("1.6", "1.6.1", "1.7", "2.3"; default the current 2.3): see releases.ts. */
   as?: string;
@@ -69,6 +75,8 @@ export interface Testkit {
   /** For tests only: never print it. */
   readonly token: string;
   readonly seedSummary: SeedSummary;
+  /** The work (the record's id) a document is a copy of, under `corpus`; null otherwise. */
+  corpusWork(documentId: number): string | null;
   readonly requests: readonly RecordedRequest[];
   clearRequests(): void;
   strictnessRefusals(): number;
@@ -266,7 +274,10 @@ class TestkitServer implements Testkit {
         `resmon ${release.version} guards its local API: only 1.6 and 1.7 can be played unguarded`,
       );
     }
-    this.backend = new Backend(opts.seed ?? "demo");
+    this.backend = new Backend(
+      opts.seed ?? "demo",
+      opts.corpus === undefined ? null : new Corpus(readCorpus(opts.corpus)),
+    );
     this.backend.version = release.version;
     this.backend.publicHealth = this.unguarded;
     // The public build writes neither file (it listens on the port it was started with, 8742 by default).
@@ -285,6 +296,10 @@ class TestkitServer implements Testkit {
 
   get runtimeId(): string {
     return this.backend.runtimeId;
+  }
+
+  corpusWork(documentId: number): string | null {
+    return this.backend.corpus?.workKey(documentId) ?? null;
   }
 
   get seedSummary(): SeedSummary {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -109,6 +109,40 @@ describe.skipIf(!existsSync(CLI))("resmon-testkit serve", () => {
       child.kill("SIGTERM");
     });
     expect(code).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("--corpus serves a records file's works (plain JSON lines here) as the documents", async () => {
+    const dir = tempDir();
+    const file = join(dir, "records.jsonl");
+    writeFileSync(
+      file,
+      `${JSON.stringify({ id: "https://openalex.org/W1", title: "hair cortisol", doi: "https://doi.org/10.1/a", label_included: 1 })}\n`,
+    );
+    const child = spawn(process.execPath, [CLI, "serve", "--state-dir", dir, "--corpus", file], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const ready = JSON.parse(await readyLine(child)) as { port: number };
+    const token = readFileSync(join(dir, `api-token-${ready.port}`), "utf8");
+    const page = await fetch(`http://127.0.0.1:${ready.port}/api/explorer/search`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "cortisol", limit: 10 }),
+    });
+    const rows = ((await page.json()) as { results: { source_repository: string }[] }).results;
+    expect(rows.map((r) => r.source_repository).sort()).toEqual(["crossref", "openalex"]);
+    await new Promise((resolve) => {
+      child.once("exit", resolve);
+      child.kill("SIGTERM");
+    });
+    const both = spawn(
+      process.execPath,
+      [CLI, "serve", "--state-dir", dir, "--corpus", file, "--seed", "demo"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    expect(await new Promise((resolve) => both.once("exit", resolve))).toBe(2);
     rmSync(dir, { recursive: true, force: true });
   });
 

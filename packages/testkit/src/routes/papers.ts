@@ -1,4 +1,5 @@
 import type { Backend } from "../backend.js";
+import type { Corpus } from "../corpus.js";
 import {
   compileKeyword,
   describeFields,
@@ -17,6 +18,9 @@ import { distance, EMBEDDING_MODEL, embed } from "../vectors.js";
 import { byNewest, paperRow } from "../views.js";
 
 const COUNT_CAP = 10000;
+/** What a records file's rankings are named as (corpus.ts). */
+const CORPUS_SEARCH_MODEL = "testkit-bm25";
+const CORPUS_SIMILAR_MODEL = "testkit-tfidf-cosine";
 const MAX_PAGE = 200;
 
 export const NO_MODEL_RANKING =
@@ -109,14 +113,38 @@ function newestPage(backend: Backend, body: SearchBody, limit: number): Reply | 
   };
 }
 
+type Ranking = (papers: Paper[]) => { p: Paper; d: number }[];
+
+/** The seed's ranking by meaning: cosine distance of hashed bag-of-words vectors. */
+function vectorRanking(backend: Backend, query: string): Ranking {
+  const target = embed(query);
+  return (papers) =>
+    papers
+      .map((p) => ({ p, d: distance(target, backend.vectorOf(p)) }))
+      .sort((a, b) => a.d - b.d || b.p.id - a.p.id);
+}
+
+/**
+ * A records file's ranking (corpus.ts): BM25 over title and abstract, best first, ties by lower id;
+ * `distance` is 1 − score / the best score (0 for the best, 1 for a paper that shares no word).
+ */
+function corpusRanking(corpus: Corpus, query: string): Ranking {
+  const scores = corpus.bm25(query);
+  return (papers) => {
+    const scored = papers.map((p) => ({ p, s: scores.get(corpus.workOf.get(p.id) ?? -1) ?? 0 }));
+    const best = Math.max(0, ...scored.map((x) => x.s));
+    return scored
+      .sort((a, b) => b.s - a.s || a.p.id - b.p.id)
+      .map(({ p, s }) => ({ p, d: best > 0 ? Math.round((1 - s / best) * 10000) / 10000 : 1 }));
+  };
+}
+
 function similarityPage(backend: Backend, body: SearchBody, limit: number): JsonObject {
   const query = typeof body.query === "string" ? body.query.trim() : "";
   const candidates = backend.store.papers.filter(structuredFilter(body)).sort(byNewest).slice(0, COUNT_CAP);
-  const target = embed(query);
-  const ranked = candidates
-    .filter((p) => backend.isEmbedded(p.id))
-    .map((p) => ({ p, d: distance(target, backend.vectorOf(p)) }))
-    .sort((a, b) => a.d - b.d || b.p.id - a.p.id);
+  const ranked = (backend.corpus ? corpusRanking(backend.corpus, query) : vectorRanking(backend, query))(
+    candidates.filter((p) => backend.isEmbedded(p.id)),
+  );
   const unranked = candidates.filter((p) => !backend.isEmbedded(p.id));
   const ordered = [
     ...ranked.map((r) => ({ p: r.p, d: r.d as number | null })),
@@ -138,7 +166,7 @@ function similarityPage(backend: Backend, body: SearchBody, limit: number): Json
     sort: "similarity",
     ranked_count: ranked.length,
     unranked_count: unranked.length,
-    model: EMBEDDING_MODEL,
+    model: backend.corpus ? CORPUS_SEARCH_MODEL : EMBEDDING_MODEL,
   };
 }
 
@@ -177,7 +205,7 @@ export function similar(ctx: Ctx): Reply {
   const docId = id ?? 0;
   if (b.embeddingState === "no_model")
     return ok({ document_id: docId, model: null, neighbours: [], reason: NOTHING_EMBEDDED });
-  const base = { document_id: docId, model: EMBEDDING_MODEL };
+  const base = { document_id: docId, model: b.corpus ? CORPUS_SIMILAR_MODEL : EMBEDDING_MODEL };
   if (b.embeddingState === "extension_unavailable") {
     return ok({
       ...base,
@@ -186,6 +214,7 @@ export function similar(ctx: Ctx): Reply {
     });
   }
   const self = b.store.paperById.get(docId);
+  const target = () => b.vectorOf(self as Paper);
   if (!self || !b.isEmbedded(docId)) {
     return ok({
       ...base,
@@ -194,12 +223,17 @@ export function similar(ctx: Ctx): Reply {
         "This paper has no vector for the current model, so resmon cannot say what it is like. Run the backfill in Settings to include it.",
     });
   }
-  const target = b.vectorOf(self);
-  const neighbours = b.store.papers
-    .filter((p) => p.id !== docId && b.isEmbedded(p.id))
-    .map((p) => ({ p, d: distance(target, b.vectorOf(p)) }))
-    .sort((x, y) => x.d - y.d || y.p.id - x.p.id)
-    .slice(0, Math.max(1, k ?? 10));
+  const count = Math.max(1, k ?? 10);
+  // A records file: the cosine of TF-IDF vectors over title and abstract (corpus.ts).
+  const neighbours = b.corpus
+    ? b.corpus
+        .similarTo(docId, count)
+        .map(({ paper, cosine }) => ({ p: paper, d: Math.round((1 - cosine) * 10000) / 10000 }))
+    : b.store.papers
+        .filter((p) => p.id !== docId && b.isEmbedded(p.id))
+        .map((p) => ({ p, d: distance(target(), b.vectorOf(p)) }))
+        .sort((x, y) => x.d - y.d || y.p.id - x.p.id)
+        .slice(0, count);
   if (neighbours.length === 0) {
     return ok({
       ...base,

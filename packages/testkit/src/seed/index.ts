@@ -1,3 +1,4 @@
+import type { Corpus } from "../corpus.js";
 import type { JsonObject, Store } from "../model.js";
 import { createRng } from "../prng.js";
 import { fixtureExecutions, historyExecutions } from "./executions.js";
@@ -59,6 +60,28 @@ export function buildStore(seed: SeedName): Store {
     const runs = [...store.executions.values()].filter((e) => e.routine_id === r.id);
     const last = runs.sort((a, b) => (a.start_time < b.start_time ? 1 : -1))[0];
     r.last_executed_at = last ? last.start_time : null;
+  }
+  return store;
+}
+
+/**
+ * A store whose documents are a records file's (corpus.ts): the small seed's routines, profiles and
+ * settings, and a history that starts empty (no runs, matches or lifecycle events that would name
+ * the seed's own papers).
+ */
+export function corpusStore(corpus: Corpus): Store {
+  const store = buildStore("small");
+  store.papers = corpus.papers;
+  store.paperById = new Map(corpus.papers.map((p) => [p.id, p]));
+  store.embedded = new Set(corpus.papers.map((p) => p.id));
+  store.executions = new Map();
+  store.next.execution = 1;
+  store.matches = [];
+  store.lifecycle = new Map();
+  store.findings = [];
+  for (const r of store.routines.values()) {
+    r.deliveries = [];
+    r.last_executed_at = null;
   }
   return store;
 }
