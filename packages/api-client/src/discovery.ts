@@ -3,6 +3,7 @@
  * token"). RESMON_PORT, else the port file; then that port's token from the state directory; then
  * an authenticated GET /api/health. A named port is never widened and nothing named is a refusal.
  */
+import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import {
   createResmonClient,
@@ -12,7 +13,7 @@ import {
   type ResmonClient,
 } from "./client.js";
 import type { ApiError } from "./errors.js";
-import { parseSuccessBody } from "./http-body.js";
+import { httpErrorFrom, parseSuccessBody } from "./http-body.js";
 import { type IdentityResult, parseIdentity } from "./identity.js";
 import { FILE_PROBLEM_TEXT, type FileProblem, readSmallFile } from "./small-file.js";
 import {
@@ -29,7 +30,7 @@ export interface DiscoverOptions {
   env?: Record<string, string | undefined>;
   platform?: NodeJS.Platform;
   homedir?: string;
-  /** Timeout for the health probe (connect and total), and for the token-less check before it. Default 3000. */
+  /** Timeout for the health probe (connect and total), and for the wrong-token check before it. Default 3000. */
   probeTimeoutMs?: number;
   /** Total timeout per request of the returned client. Default 30000. */
   timeoutMs?: number;
@@ -335,20 +336,31 @@ function looksLikeResmonHealth(body: unknown): boolean {
 /** A health report is small: 64 KiB is far more than any resmon's. */
 const UNGUARDED_PROBE_MAX_BYTES = 64 * 1024;
 
-/** What the port answered one GET /api/health sent with no Authorization header at all. */
-type TokenlessAnswer =
+/** What the port answered one GET /api/health (with no token, or with a random wrong one). */
+type ProbeAnswer =
   | { answer: "refused" }
   /** A resmon-shaped health report; `identity` when it carried one (only a guarded resmon has one). */
   | { answer: "health"; version: string; identity: boolean }
-  | { answer: "other"; status: number }
+  /** Any other answer; `reason` is the guard reason a 401 named, if it named one. */
+  | { answer: "other"; status: number; reason?: string }
   | { answer: "unreachable"; error: ApiError };
 
 /**
- * One GET /api/health carrying no Authorization header at all (nothing secret is sent). Every
- * resmon with the local API guard refuses it (401 token_missing); resmon's public 1.6/1.7 build has
- * no guard and answers it with its health report.
+ * A bearer token of resmon's shape that no resmon ever minted: 43 URL-safe base64 characters from
+ * 32 random bytes, made afresh for each probe (it carries nothing secret).
  */
-async function askWithoutToken(port: number, timeoutMs: number): Promise<TokenlessAnswer> {
+function randomWrongToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/**
+ * One GET /api/health carrying no Authorization header, or (`wrongToken`) a random token that is
+ * not this resmon's. Nothing secret is sent either way. A guarded resmon refuses the first with 401
+ * token_missing and the second with 401 token_invalid (its constant-time compare); resmon's public
+ * 1.6/1.7 build has no guard and answers both with its health report. `refused` is the answer the
+ * guard gives to what was sent, named by resmon's reason.
+ */
+async function askHealth(port: number, timeoutMs: number, wrongToken: boolean): Promise<ProbeAnswer> {
   const transport = new Transport({
     baseUrl: loopbackUrl(port),
     timeoutMs,
@@ -357,12 +369,19 @@ async function askWithoutToken(port: number, timeoutMs: number): Promise<Tokenle
     maxJsonValues: DEFAULT_MAX_JSON_VALUES,
   });
   try {
-    const request = new Request(`${loopbackUrl(port)}/api/health`, {
-      headers: { Accept: "application/json" },
-    });
+    const headers: Record<string, string> = { Accept: "application/json" };
+    if (wrongToken) headers.Authorization = `Bearer ${randomWrongToken()}`;
+    const request = new Request(`${loopbackUrl(port)}/api/health`, { headers });
     const exchange = await transport.exchange(request, timeoutMs);
     if (!exchange.ok) return { answer: "unreachable", error: exchange.error };
-    if (exchange.reply.status === 401) return { answer: "refused" };
+    if (exchange.reply.status === 401) {
+      const reason = httpErrorFrom(exchange.reply).reason;
+      const expected = wrongToken ? "token_invalid" : "token_missing";
+      if (reason === expected) return { answer: "refused" };
+      return reason === undefined
+        ? { answer: "other", status: 401 }
+        : { answer: "other", status: 401, reason };
+    }
     if (exchange.reply.status !== 200) return { answer: "other", status: exchange.reply.status };
     const body = parseSuccessBody(exchange.reply);
     if (!body.ok || !looksLikeResmonHealth(body.data)) return { answer: "other", status: 200 };
@@ -379,15 +398,15 @@ async function askWithoutToken(port: number, timeoutMs: number): Promise<Tokenle
  * version an unguarded resmon reported ("" when it said none), or null.
  */
 async function unguardedResmonVersion(port: number, timeoutMs: number): Promise<string | null> {
-  const asked = await askWithoutToken(port, timeoutMs);
+  const asked = await askHealth(port, timeoutMs, false);
   return asked.answer === "health" ? asked.version : null;
 }
 
 /**
- * Ports seen refusing a token-less request, by port and token (each start of resmon mints a new
- * token), with the runtime id the token then reached: asked again only for a new token or when
- * that token reaches another runtime id. One map per process, on globalThis: a program bundled in
- * two halves (the MCP server's start-up probe and its tool calls) asks once, not once per copy.
+ * Ports seen refusing a wrong token, by port and token (each start of resmon mints a new token),
+ * with the runtime id the token then reached: asked again only for a new token or when that token
+ * reaches another runtime id. One map per process, on globalThis: a program bundled in two halves
+ * (the MCP server's start-up probe and its tool calls) asks once, not once per copy.
  */
 const GUARD_SEEN = Symbol.for("@resmon/api-client/guard-seen");
 const processWide = globalThis as { [GUARD_SEEN]?: Map<string, string | null> };
@@ -395,17 +414,19 @@ if (!processWide[GUARD_SEEN]) processWide[GUARD_SEEN] = new Map();
 const guardSeen: Map<string, string | null> = processWide[GUARD_SEEN];
 
 /**
- * Before a token is trusted to a port: that port must refuse a request without it, as every resmon
- * with the guard does. A crash leaves api-token-<port> behind; another process that later takes the
- * port and answers everything (an `identity` block included) would otherwise be attached to with
- * the stale token, its answers served as the user's. Null when the port refused, else the refusal.
+ * Before a token is trusted to a port: that port must prove it checks the token, as every resmon
+ * with the guard does, by refusing a random wrong one with resmon's 401 token_invalid. A crash
+ * leaves api-token-<port> behind; another process that later takes the port would otherwise be
+ * attached to with the stale token and its answers served as the user's, whether it answers
+ * everything or refuses only a request with no token at all (401 token_missing) and takes any
+ * bearer. Null when the port refused as resmon does, else the refusal.
  */
 async function refusalUnlessGuarded(
   located: Omit<DiscoveryRefusal, "kind" | "message"> & { port: number; tokenFile: string },
   namedBy: string,
   timeoutMs: number,
 ): Promise<Discovery | null> {
-  const asked = await askWithoutToken(located.port, timeoutMs);
+  const asked = await askHealth(located.port, timeoutMs, true);
   if (asked.answer === "refused") return null;
   const url = loopbackUrl(located.port);
   if (asked.answer === "unreachable") {
@@ -417,13 +438,16 @@ async function refusalUnlessGuarded(
   if (asked.answer === "health" && !asked.identity) {
     return unguardedRefusal(located, namedBy, asked.version, "taken");
   }
-  const answered = asked.answer === "health" ? "a health report" : `HTTP ${asked.status}`;
+  const answered =
+    asked.answer === "health"
+      ? "a health report"
+      : `HTTP ${asked.status}${asked.reason ? ` (${asked.reason})` : ""}`;
   const message =
-    `Something answered GET /api/health at ${url}, named by ${namedBy}, with ${answered} when asked without a ` +
-    "token, where resmon refuses (401): it does not check resmon's token, so it is not the resmon that wrote " +
-    `${located.tokenFile}. That file is likely left by a resmon that stopped, and another process holds the ` +
-    "port now. The token was not sent and nothing it answered is used. Restart resmon so it writes its current " +
-    "port and token. No other port was tried.";
+    `Something answered GET /api/health at ${url}, named by ${namedBy}, with ${answered} when asked with a ` +
+    "random wrong token, where resmon refuses with 401 token_invalid: it does not check resmon's token, so it " +
+    `is not the resmon that wrote ${located.tokenFile}. That file is likely left by a resmon that stopped, and ` +
+    "another process holds the port now. The token was not sent and nothing it answered is used. Restart " +
+    "resmon so it writes its current port and token. No other port was tried.";
   return { ok: false, refusal: { ...located, kind: "not_resmon", message } };
 }
 

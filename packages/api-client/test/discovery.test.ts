@@ -15,6 +15,10 @@ import {
 } from "./helpers/loopback-server.js";
 
 const OTHER_TOKEN = "other_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm";
+/** The probe's random wrong token: resmon's shape, never a token any file held. */
+const WRONG = expect.stringMatching(/^Bearer [A-Za-z0-9_-]{43}$/);
+const wrongOnly = (auths: (string | undefined)[], ...real: string[]) =>
+  auths.every((a) => a === undefined || !real.some((t) => a.includes(t)));
 /** A token no other case used: discovery remembers ports it saw refuse a token-less request, by port and token. */
 const freshToken = () => randomBytes(33).toString("base64url");
 
@@ -298,12 +302,12 @@ describe("the named instance", () => {
       },
     );
 
-    it("a token file that is there is used once the port has refused a request without it", async () => {
+    it("a token file that is there is used once the port has refused a wrong token as resmon does", async () => {
       const live = await fakeResmon();
       await put(join(defaultState(), `api-token-${live.port}`), TOKEN);
       const found = await run({ RESMON_PORT: String(live.port) });
       expect(found.ok).toBe(true);
-      expect(live.received.map((r) => r.headers.authorization)).toEqual([undefined, `Bearer ${TOKEN}`]);
+      expect(live.received.map((r) => r.headers.authorization)).toEqual([WRONG, `Bearer ${TOKEN}`]);
     });
   });
 
@@ -326,7 +330,7 @@ describe("the named instance", () => {
     });
     expect(refusal.message).toContain("token_invalid");
     expect(refusal.message).not.toMatch(/not running/);
-    expect(live.received.map((r) => r.headers.authorization)).toEqual([undefined, `Bearer ${OTHER_TOKEN}`]);
+    expect(live.received.map((r) => r.headers.authorization)).toEqual([WRONG, `Bearer ${OTHER_TOKEN}`]);
   });
 
   it.each([
@@ -397,11 +401,11 @@ describe("a confirmed instance", () => {
       ok: true,
       identity: { ok: false, problem: "missing" },
     });
-    // Asked without a token first: the guard refused that, so the token was sent.
-    expect(server.received.map((r) => r.headers.authorization)).toEqual([undefined, `Bearer ${TOKEN}`]);
+    // Asked with a random wrong token first: the guard refused it (token_invalid), so the token was sent.
+    expect(server.received.map((r) => r.headers.authorization)).toEqual([WRONG, `Bearer ${TOKEN}`]);
   });
 
-  describe("attached only to a port that refuses a token-less request (issue 34 point 4)", () => {
+  describe("attached only to a port that refuses a wrong token with token_invalid (issues 34 and 41)", () => {
     it("a stale token file beside another process answering 200 with an identity: refused by name, the token never sent", async () => {
       // A crash left api-token-<port>; another process took the port and answers everything.
       const impostor = await startServer((_req, res) => sendJson(res, 200, HEALTH_BODY));
@@ -411,20 +415,57 @@ describe("a confirmed instance", () => {
       const refusal = refusalOf(await run({ RESMON_PORT: String(impostor.port) }));
       expect(refusal.kind).toBe("not_resmon");
       expect(refusal.message).toContain(
-        "with a health report when asked without a token, where resmon refuses (401)",
+        "with a health report when asked with a random wrong token, where resmon refuses with 401 token_invalid",
       );
       expect(refusal.message).toContain(`not the resmon that wrote ${tokenFile}`);
       expect(refusal.message).toContain("The token was not sent");
-      expect(impostor.received.map((r) => r.headers.authorization)).toEqual([undefined]);
+      expect(impostor.received.map((r) => r.headers.authorization)).toEqual([WRONG]);
     });
 
-    it("a guarded resmon is asked once without the token, then not again for that token and runtime id", async () => {
+    it("an impostor that refuses only a missing token (401 token_missing) and takes any bearer is not_resmon", async () => {
+      // Issue 41 point 4: it answered the old token-less probe as resmon does, and was attached.
+      const forged = { ...HEALTH_BODY, version: "9.9.9" };
+      const impostor = await startServer((req, res) => {
+        if (req.headers.authorization === undefined) {
+          sendJson(res, 401, {
+            detail: { reason: "token_missing", message: "This request needs resmon's local API token." },
+          });
+          return;
+        }
+        sendJson(res, 200, forged);
+      });
+      servers.push(impostor);
+      const token = freshToken();
+      await put(join(defaultState(), `api-token-${impostor.port}`), token);
+      const refusal = refusalOf(await run({ RESMON_PORT: String(impostor.port) }));
+      expect(refusal.kind).toBe("not_resmon");
+      expect(refusal.message).toContain("with a health report when asked with a random wrong token");
+      const auths = impostor.received.map((r) => r.headers.authorization);
+      expect(auths).toEqual([WRONG]);
+      expect(wrongOnly(auths, token)).toBe(true);
+    });
+
+    it.each([
+      ["token_missing", 401, { detail: { reason: "token_missing", message: "no" } }],
+      ["no reason", 401, { detail: "Unauthorized" }],
+      ["host_refused", 401, { detail: { reason: "host_refused", message: "no" } }],
+    ])("a 401 to the wrong token naming %s (not token_invalid) is not_resmon", async (_w, status, body) => {
+      const server = await startServer((_req, res) => sendJson(res, status, body));
+      servers.push(server);
+      await put(join(defaultState(), `api-token-${server.port}`), freshToken());
+      const refusal = refusalOf(await run({ RESMON_PORT: String(server.port) }));
+      expect(refusal.kind).toBe("not_resmon");
+      expect(refusal.message).toContain("with HTTP 401");
+      expect(server.received.map((r) => r.headers.authorization)).toEqual([WRONG]);
+    });
+
+    it("a guarded resmon is asked once with a wrong token, then not again for that token and runtime id", async () => {
       const live = await fakeResmon();
       await put(join(defaultState(), `api-token-${live.port}`), TOKEN);
       expect((await run({ RESMON_PORT: String(live.port) })).ok).toBe(true);
       expect((await run({ RESMON_PORT: String(live.port) })).ok).toBe(true);
       expect(live.received.map((r) => r.headers.authorization)).toEqual([
-        undefined,
+        WRONG,
         `Bearer ${TOKEN}`,
         `Bearer ${TOKEN}`,
       ]);
@@ -435,8 +476,8 @@ describe("a confirmed instance", () => {
       let health: unknown = HEALTH_BODY;
       const box = { port: 0 };
       const server = await startServer((req, res) => {
-        if (guarded && req.headers.authorization === undefined) {
-          sendJson(res, 401, { detail: { reason: "token_missing", message: "no token" } });
+        if (guarded && req.headers.authorization !== `Bearer ${TOKEN}`) {
+          sendJson(res, 401, { detail: { reason: "token_invalid", message: "not this resmon's" } });
           return;
         }
         sendJson(res, 200, health);
@@ -452,10 +493,10 @@ describe("a confirmed instance", () => {
       const refusal = refusalOf(await run({ RESMON_PORT: String(server.port) }));
       expect(refusal.kind).toBe("not_resmon");
       expect(server.received.map((r) => r.headers.authorization)).toEqual([
-        undefined,
+        WRONG,
         `Bearer ${TOKEN}`,
         `Bearer ${TOKEN}`,
-        undefined,
+        WRONG,
       ]);
     });
 
@@ -464,15 +505,15 @@ describe("a confirmed instance", () => {
       ["a 500", 500],
       ["a 403", 403],
     ])(
-      "a port answering the token-less health with %s is not_resmon, the token never sent",
+      "a port answering the wrong-token health with %s is not_resmon, the token never sent",
       async (_w, status) => {
         const server = await startServer((_req, res) => sendJson(res, status, { detail: "no" }));
         servers.push(server);
         await put(join(defaultState(), `api-token-${server.port}`), freshToken());
         const refusal = refusalOf(await run({ RESMON_PORT: String(server.port) }));
         expect(refusal.kind).toBe("not_resmon");
-        expect(refusal.message).toContain(`with HTTP ${status} when asked without a token`);
-        expect(server.received.map((r) => r.headers.authorization)).toEqual([undefined]);
+        expect(refusal.message).toContain(`with HTTP ${status} when asked with a random wrong token`);
+        expect(server.received.map((r) => r.headers.authorization)).toEqual([WRONG]);
       },
     );
   });
@@ -487,7 +528,7 @@ describe("a confirmed instance", () => {
     expect(refusal.kind).toBe("unguarded_resmon");
     expect(refusal.message).toContain("resmon 1.7.0 answers at");
     expect(refusal.message).toContain("is not its own");
-    // Asked without a token first, it answered: the token file's token was never sent.
-    expect(server.received.map((r) => r.headers.authorization)).toEqual([undefined]);
+    // Asked with a random wrong token first, it answered: the token file's token was never sent.
+    expect(server.received.map((r) => r.headers.authorization)).toEqual([WRONG]);
   });
 });

@@ -729,43 +729,58 @@ describe("nothing hostile passed on: control characters from resmon (issue 34 po
 });
 
 describe.skipIf(!HAVE_CLI)(
-  "attached only to a resmon that checks its token (issue 34 point 4)",
+  "attached only to a resmon that checks its token (issues 34 point 4 and 41 point 4)",
   { timeout: 60_000 },
   () => {
-    it("a stale token file beside another process answering 200 with an identity: refused by name, nothing forged served", async () => {
-      // A crash left api-token-<port>; another process now holds the port and answers anything.
-      const forged: string[] = [];
-      const impostor: Server = createServer((req, res) => {
-        forged.push(String(req.headers.authorization));
-        const path = (req.url ?? "").split("?")[0];
-        if (path === "/api/routines")
-          json(res, 200, [{ id: 1, name: "forged", parameters: "{}", schedule_cron: "* * * * *" }]);
-        else json(res, 200, HEALTH);
-      });
-      await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
-      const port = (impostor.address() as AddressInfo).port;
-      try {
-        const state = join(root, "impostor");
-        await mkdir(state, { recursive: true });
-        await writeFile(join(state, `api-token-${port}`), `${newToken()}\n`, { mode: 0o600 });
-        const server = await started({ RESMON_PORT: String(port), RESMON_STATE_DIR: state });
-        const answer = await callTool(server, "list_routines");
-        expect(answer.body).toMatchObject({
-          error: "backend_unavailable",
-          detail: { reason: "not_resmon", port },
+    it.each([
+      ["answering 200 to anything", false],
+      ["refusing only a missing token (401 token_missing) and taking any bearer", true],
+    ])(
+      "a stale token file beside another process %s: refused by name, nothing forged served",
+      async (_w, refusesNoToken) => {
+        // A crash left api-token-<port>; another process now holds the port.
+        const token = newToken();
+        const forged: string[] = [];
+        const impostor: Server = createServer((req, res) => {
+          forged.push(String(req.headers.authorization));
+          if (refusesNoToken && req.headers.authorization === undefined) {
+            json(res, 401, {
+              detail: { reason: "token_missing", message: "This request needs resmon's local API token." },
+            });
+            return;
+          }
+          const path = (req.url ?? "").split("?")[0];
+          if (path === "/api/routines")
+            json(res, 200, [{ id: 1, name: "forged", parameters: "{}", schedule_cron: "* * * * *" }]);
+          else json(res, 200, HEALTH);
         });
-        expect(String(answer.body.message)).toContain(
-          "when asked without a token, where resmon refuses (401)",
-        );
-        const line = await server.probed();
-        expect(line).not.toContain("tool calls will reach it");
-        expect(line).toContain("(not_resmon)");
-        // No request ever carried the token.
-        expect(forged.every((a) => a === "undefined")).toBe(true);
-      } finally {
-        await new Promise<void>((resolve) => impostor.close(() => resolve()));
-      }
-    });
+        await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+        const port = (impostor.address() as AddressInfo).port;
+        try {
+          const state = join(root, `impostor-${refusesNoToken}`);
+          await mkdir(state, { recursive: true });
+          await writeFile(join(state, `api-token-${port}`), `${token}\n`, { mode: 0o600 });
+          const server = await started({ RESMON_PORT: String(port), RESMON_STATE_DIR: state });
+          const answer = await callTool(server, "list_routines");
+          expect(answer.body).toMatchObject({
+            error: "backend_unavailable",
+            detail: { reason: "not_resmon", port },
+          });
+          expect(String(answer.body.message)).toContain(
+            "when asked with a random wrong token, where resmon refuses with 401 token_invalid",
+          );
+          expect(JSON.stringify(answer.body)).not.toContain("forged");
+          const line = await server.probed();
+          expect(line).not.toContain("tool calls will reach it");
+          expect(line).toContain("(not_resmon)");
+          // No request ever carried the token: only the probe's random wrong one.
+          expect(forged.length).toBeGreaterThan(0);
+          expect(forged.every((a) => /^Bearer [A-Za-z0-9_-]{43}$/.test(a) && !a.includes(token))).toBe(true);
+        } finally {
+          await new Promise<void>((resolve) => impostor.close(() => resolve()));
+        }
+      },
+    );
   },
 );
 
