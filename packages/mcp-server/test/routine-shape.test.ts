@@ -59,3 +59,60 @@ describe("missed fires, by the resmon that serves them", () => {
     expect(missedFiresProblem({ ...STORED, missed_fires: null }, false)).not.toBeNull();
   });
 });
+
+describe("sources as resmon's dispatcher will use them (issue 41 point 8)", () => {
+  const FIXTURE_ROW = {
+    ...STORED,
+    // Routine 2 as resmon 2.3's own fixture stores it (samples/GET__api_routines_{routine_id}.2.json).
+    parameters: '{"keywords": "retraction", "sources": ["europepmc"]}',
+    missed_fires: MISSED,
+  };
+
+  it("sources stored under `sources` are not claimed: sources [] and a note naming the key and its value", () => {
+    for (const answer of [routineRow(FIXTURE_ROW, true), routineRecord(FIXTURE_ROW, true)]) {
+      expect(answer.sources).toEqual([]);
+      expect(answer.sources_note).toContain('`sources` (["europepmc"])');
+      expect(answer.sources_note).toContain("a key resmon does not read");
+      expect(answer.sources_note).toContain("searches no source");
+      expect(answer.not_reported ?? []).not.toContain("sources");
+    }
+  });
+
+  it("`repositories` is what is reported, deduplicated; beside it an unread `sources` is named", () => {
+    const row = routineRow(
+      {
+        ...STORED,
+        parameters: '{"query": "q", "repositories": ["arxiv", "arxiv", "pubmed"], "sources": ["x"]}',
+      },
+      false,
+    );
+    expect(row.sources).toEqual(["arxiv", "pubmed"]);
+    expect(row.sources_note).toContain('`sources` (["x"])');
+    expect(routineRow({ ...STORED, missed_fires: MISSED }, true)).not.toHaveProperty("sources_note");
+  });
+
+  it("the singular `repository` is read, as resmon's saved selection reads it", () => {
+    expect(
+      routineRow({ ...STORED, parameters: '{"query": "q", "repository": "arxiv"}' }, false).sources,
+    ).toEqual(["arxiv"]);
+  });
+
+  it.each([
+    ["empty", "[]"],
+    ["not a list", '"arxiv"'],
+    ["a non-identifier", '["all"]'],
+  ])("`repositories` %s: sources [] with a note saying a run searches no source", (_w, value) => {
+    const row = routineRow({ ...STORED, parameters: `{"query": "q", "repositories": ${value}}` }, false);
+    expect(row.sources).toEqual([]);
+    expect(row.sources_note).toContain("empty or malformed");
+  });
+
+  it("no source key at all: sources [] and a note; unreadable parameters stay not reported", () => {
+    const none = routineRow({ ...STORED, parameters: '{"query": "q"}' }, false);
+    expect(none.sources).toEqual([]);
+    expect(none.sources_note).toContain("hold no `repositories`");
+    const unreadable = routineRow({ ...STORED, parameters: "{not json" }, false);
+    expect(unreadable).not.toHaveProperty("sources");
+    expect(unreadable.not_reported).toContain("sources");
+  });
+});

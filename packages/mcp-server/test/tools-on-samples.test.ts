@@ -82,17 +82,29 @@ describe.skipIf(!HAVE_SAMPLES)("every tool on the real backend's answers", () =>
     expect(sent()).toEqual(["GET /api/repositories/catalog", "GET /api/credentials"]);
   });
 
-  it("list_routines: sources, keywords and missed_fires read from the stored row", async () => {
+  it("list_routines: sources as resmon's dispatcher will use them, keywords and missed_fires from the stored row", async () => {
     const body = await ok("list_routines", {});
     const routines = body.routines as Record<string, unknown>[];
     const turbulence = routines.find((r) => r.id === 1);
-    // The stored string is one keyword, as resmon keeps it: never split on its spaces.
+    // The stored string is one keyword, as resmon keeps it: never split on its spaces. resmon's own
+    // fixture stores the sources under `sources`, which its dispatcher does not read (it reads
+    // `repositories`): a run of it searches nothing, so no source is claimed and the note says why.
     expect(turbulence).toMatchObject({
-      sources: ["arxiv", "openalex"],
+      sources: [],
       keywords: ["diffusion turbulence"],
       active: true,
       missed_fires: { count: 2 },
     });
+    expect(turbulence?.sources_note).toContain(
+      '`sources` (["arxiv","openalex"]), a key resmon does not read',
+    );
+  });
+
+  it("get_routine 2 does not claim europepmc, which resmon's run of it never searches (issue 41 point 8)", async () => {
+    overrides = { "GET /api/routines/{routine_id}": "GET__api_routines_{routine_id}.2" };
+    const body = await ok("get_routine", { routine_id: 2 });
+    expect(body.sources).toEqual([]);
+    expect(body.sources_note).toContain('`sources` (["europepmc"])');
   });
 
   it("get_routine: coverage totals, delivery summary, no address, directory or URL", async () => {

@@ -12,6 +12,9 @@ export const get_routine = readTool({
   output: z.looseObject({
     id: z.int(),
     name: z.string(),
+    sources: z.array(z.string()).optional(),
+    // Why `sources` is empty, or names a stored key resmon's dispatcher does not read.
+    sources_note: z.string().optional(),
     // resmon 2.3+ (FEATURE_KEYS): an older resmon's answer names it in not_reported instead.
     missed_fires: missedFiresShape().optional(),
     missed_fire_details: z.array(z.looseObject({})).optional(),

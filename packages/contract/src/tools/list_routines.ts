@@ -20,6 +20,8 @@ export const list_routines = readTool({
         name: z.string(),
         schedule: str(),
         sources: z.array(z.string()).optional(),
+        // Why `sources` is empty, or names a stored key resmon's dispatcher does not read.
+        sources_note: z.string().optional(),
         keywords: z.unknown().optional(),
         last_run: str(),
         active: z.boolean(),

@@ -1,21 +1,80 @@
 import { markNotReported } from "./reported.js";
 import { asArray, asRecord, isRecord, numOrNull, parseJsonText, stringList, strOrNull } from "./values.js";
 
+/** A source identifier as resmon's saved selection accepts it (its coverage audit's `_slug`). */
+const SOURCE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+const NOT_A_SOURCE = new Set(["all", "default", "defaults", "all_repositories"]);
+const isSourceSlug = (v: unknown): v is string =>
+  typeof v === "string" && SOURCE_SLUG.test(v) && !NOT_A_SOURCE.has(v.toLowerCase());
+
+/** Keys an older or hand-made row may name sources under, which resmon's dispatcher does not read. */
+const UNREAD_SOURCE_KEYS = ["sources", "source"] as const;
+
+/** What a stored value was, in a note a model reads: JSON, held short. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/**
+ * The sources resmon's dispatcher will search, read as resmon reads the saved selection: the
+ * `repositories` list (deduplicated, exact identifiers), else the singular `repository`; nothing
+ * else. Where that is none, `note` says why, naming a key resmon does not read and what it held
+ * (resmon 2.3's own fixture stores `{"keywords": ..., "sources": [...]}`, and running such a
+ * routine searches nothing: 0 results, "Saved source selection is empty or malformed").
+ */
+export function routineSources(p: Record<string, unknown>): { sources: string[]; note?: string } {
+  const unread = UNREAD_SOURCE_KEYS.filter((k) => Object.hasOwn(p, k)).map(
+    (k) => `\`${k}\` (${shown(p[k])})`,
+  );
+  const ignored =
+    unread.length > 0
+      ? ` It also names ${unread.join(" and ")}, ${unread.length > 1 ? "keys" : "a key"} resmon does not read.`
+      : "";
+  if (Object.hasOwn(p, "repositories")) {
+    const many = p.repositories;
+    if (Array.isArray(many) && many.length > 0 && many.every(isSourceSlug)) {
+      const sources = [...new Set(many)];
+      return ignored ? { sources, note: `Sources are the saved \`repositories\`.${ignored}` } : { sources };
+    }
+    return {
+      sources: [],
+      note: `The saved \`repositories\` (${shown(many)}) is empty or malformed, so a run of this routine searches no source.${ignored}`,
+    };
+  }
+  if (isSourceSlug(p.repository)) {
+    const sources = [p.repository];
+    return ignored ? { sources, note: `Sources are the saved \`repository\`.${ignored}` } : { sources };
+  }
+  const none =
+    "resmon reads a routine's sources from `repositories` (or one `repository`) only, so a run of this routine searches no source.";
+  if (unread.length > 0)
+    return {
+      sources: [],
+      note: `The saved parameters name sources under ${unread.join(" and ")}, a key resmon does not read: ${none}`,
+    };
+  return { sources: [], note: `The saved parameters hold no \`repositories\`: ${none}` };
+}
+
 /**
  * A routine's `parameters` column is JSON text: `{query, repositories[], entity?}` (older rows:
- * keywords/sources). A stored string is one keyword, as resmon keeps it (a run of the routine
- * records `keywords: [query]`): splitting it on spaces would report keywords resmon never had.
+ * keywords/sources). Sources are what resmon's dispatcher will use (routineSources); unreadable
+ * parameters report none (undefined). A stored string is one keyword, as resmon keeps it (a run of
+ * the routine records `keywords: [query]`): splitting it on spaces would report keywords resmon never had.
  */
 export function routineParameters(raw: unknown): {
   sources: string[] | undefined;
+  sourcesNote: string | undefined;
   keywords: string[] | undefined;
   entity: unknown;
 } {
-  const p = asRecord(parseJsonText(raw));
-  const sources = p.repositories ?? p.sources;
+  const parsed = parseJsonText(raw);
+  const p = asRecord(parsed);
   const words = p.query ?? p.keywords;
+  const read = isRecord(parsed) ? routineSources(p) : undefined;
   return {
-    sources: sources === undefined ? undefined : stringList(sources),
+    sources: read?.sources,
+    sourcesNote: read?.note,
     keywords: words === undefined ? undefined : stringList(words),
     entity: p.entity ?? null,
   };
@@ -111,6 +170,7 @@ export function routineRow(stored: unknown, missedFiresServed: boolean): Record<
     name: strOrNull(r.name),
     schedule: text.values.schedule,
     sources: params.sources,
+    sources_note: params.sourcesNote,
     keywords: params.keywords,
     last_run: text.values.last_run,
     last_status: text.values.last_status,
@@ -135,6 +195,7 @@ export function routineRecord(row: unknown, missedFiresServed: boolean): Record<
     parameters: isRecord(parsed) ? parsed : (raw ?? null),
     schedule: text.values.schedule,
     sources: params.sources,
+    sources_note: params.sourcesNote,
     keywords: params.keywords,
     entity: params.entity,
     active,

@@ -48,7 +48,7 @@ export function buildStore(seed: SeedName): Store {
     lifecycle: lifecycle(papers),
     findings: watchdogFindings(),
     settings: defaultSettings(),
-    next: { routine: 5, execution: 0, profile: 5, missedFire: 4, delivery: 0 },
+    next: { routine: 6, execution: 0, profile: 5, missedFire: 4, delivery: 0 },
     seedNow: SEED_NOW,
   };
   for (const e of [...fixtureExecutions(), ...historyExecutions(rng, papers, size)])

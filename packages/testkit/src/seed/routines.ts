@@ -114,6 +114,25 @@ export function routines(): Routine[] {
       targets: [t(8, "email", "")],
       ...common,
     },
+    {
+      // Stored as resmon 2.3's own fixture stores its routines: `keywords` and `sources`, keys the
+      // dispatcher does not read (it reads `query` and `repositories`), so a run searches no source.
+      id: 5,
+      name: "Retraction watch (older row)",
+      schedule_cron: "0 9 * * *",
+      parameters: { keywords: "retraction", sources: ["europepmc"] },
+      is_active: false,
+      email_enabled: false,
+      ai_enabled: false,
+      notify_on_complete: false,
+      ai_settings: null,
+      intent: null,
+      created_at: "2026-02-01 06:20:00",
+      updated_at: "2026-02-01 06:20:00",
+      missed: [],
+      targets: [],
+      ...common,
+    },
   ];
 }
 
