@@ -23,6 +23,7 @@ export {
   learnSteps,
   type ScanOption,
 } from "./instructed-scan.js";
+export { createRng, type Rng } from "./prng.js";
 export {
   FACTS,
   type Fact,
@@ -38,9 +39,12 @@ export {
   type FollowOptions,
   type FollowResult,
   followScan,
+  type Item,
   payloadItems,
+  type RankJudge,
   rankedEntries,
   type ScanPlanOptions,
+  type ScreenJudge,
   scanStartArgs,
   screenScores,
   type ToolCall,

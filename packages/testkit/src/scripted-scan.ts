@@ -43,7 +43,7 @@ export function scanStartArgs(opts: ScanPlanOptions): Record<string, unknown> {
   };
 }
 
-type Item = Record<string, unknown> & { doc_id: number };
+export type Item = Record<string, unknown> & { doc_id: number };
 
 function isItem(x: unknown): x is Item {
   return typeof x === "object" && x !== null && Number.isInteger((x as { doc_id?: unknown }).doc_id);
@@ -81,7 +81,16 @@ export function rankedEntries(items: Item[], firstRank = 1): Record<string, unkn
   });
 }
 
+/** A judge of a screening batch: one score for every item (screenScores' fixed judgement by default). */
+export type ScreenJudge = (items: Item[]) => Record<string, unknown>[];
+/** A judge of a shortlist page: a rank for every item, from `firstRank` on (rankedEntries by default). */
+export type RankJudge = (items: Item[], firstRank: number) => Record<string, unknown>[];
+
 export interface FollowOptions {
+  /** How batches are scored (default: screenScores). */
+  screen?: ScreenJudge;
+  /** How pages are ranked (default: rankedEntries, in the order given). */
+  rank?: RankJudge;
   /** Gap queries to send when asked (default []: skip the round). */
   gapQueries?: Record<string, unknown>[];
   /** Most calls before giving up (default 500). */
@@ -131,7 +140,7 @@ export async function followScan(
       case "screen_candidates":
         envelope = await send("scan_continue", {
           scan_id: scanId,
-          screen_scores: screenScores(payloadItems(envelope)),
+          screen_scores: (opts.screen ?? screenScores)(payloadItems(envelope)),
         });
         break;
       case "write_gap_queries":
@@ -142,7 +151,7 @@ export async function followScan(
         // taken over part-way through its pages has ranks this call did not give).
         const progressRanked = (envelope.progress as { ranked?: unknown } | undefined)?.ranked;
         const already = typeof progressRanked === "number" ? progressRanked : ranked;
-        const entries = rankedEntries(payloadItems(envelope), already + 1);
+        const entries = (opts.rank ?? rankedEntries)(payloadItems(envelope), already + 1);
         ranked += entries.length;
         envelope = await send("scan_continue", { scan_id: scanId, ranked_entries: entries });
         break;

@@ -38,6 +38,7 @@ import { measurePipeline } from "./pipeline.js";
 import { finishRecording, missesOf, missLines, recordFlag } from "./record.js";
 import { type Row, renderTable, row, writeJson } from "./report.js";
 import { measureScan, type ScanRun, scanRows } from "./scan.js";
+import { measureScanQuality, scanQualityRows, synergyAvailable } from "./scan-quality.js";
 import { type BenchBackend, startStandinProcess } from "./standin.js";
 import { measureStandinStart } from "./standin-start.js";
 import { tokenRows } from "./token-report.js";
@@ -548,6 +549,17 @@ async function scanPhase(kit: Testkit): Promise<Phase> {
   return { rows: scans.flatMap(scanRows), json: { scan: scans } };
 }
 
+/** Scan quality on the SYNERGY reviews (scan-quality.ts; alone: `pnpm bench:scan-quality`). */
+async function scanQualityPhase(): Promise<Phase> {
+  if (!synergyAvailable()) {
+    say("scan quality: ../shared/datasets/synergy is not here; not measured");
+    return { rows: [], json: { scanQuality: "not measured: no SYNERGY records" } };
+  }
+  const load = loadNow();
+  const report = await measureScanQuality(short ? ["standard"] : ["quick", "standard"], say);
+  return { rows: scanQualityRows(report, load), json: { scanQuality: report } };
+}
+
 /** Everything against the stand-in in its own process (standin.ts says why). */
 async function standinPhases(kit: Testkit, launches: Labelled[]): Promise<Phase[]> {
   const standin = await startStandinProcess(mkdtempSync(join(tmpdir(), "resmon-bench-standin-")));
@@ -580,6 +592,7 @@ async function measure(kit: Testkit, stateDir: string): Promise<Phase[]> {
   process.stdout.write(`\n${tokens.heading}\n${renderTable(tokens.detail)}\n`);
   phases.push({ rows: tokens.summary, json: { tokens: tokens.json } });
   phases.push(await scanPhase(kit));
+  phases.push(await scanQualityPhase());
   return phases;
 }
 

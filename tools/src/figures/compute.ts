@@ -19,6 +19,7 @@ import {
 import { hostInfo, variablesTable } from "@resmon/mcp-server";
 import { type SeedName, seedSummary } from "@resmon/testkit";
 import { fmt, type RecordedRun, recordedRunPath } from "../bench/report.js";
+import { type QualityRun, qualityTable } from "../bench/scan-quality.js";
 import { sizeOf, TOKENIZER } from "../bench/tokenizer.js";
 import { REPO_ROOT, SERVER_DIR } from "../pack-snippets.js";
 import { formatTable } from "../reliability/report.js";
@@ -238,6 +239,25 @@ function configuration(): Figures {
   };
 }
 
+/**
+ * The last recorded scan-quality run (tools/bench/results/scan-quality.json), rendered as the README
+ * shows it: when, on which commit and machine, and one line per review and profile.
+ */
+function recordedScanQuality(): Figures {
+  const path = join(REPO_ROOT, "tools", "bench", "results", "scan-quality.json");
+  if (!existsSync(path)) return {};
+  const run = JSON.parse(readFileSync(path, "utf8")) as {
+    date: string;
+    commit: string;
+    machine: string;
+    runs: QualityRun[];
+  };
+  const value = `${run.date.slice(0, 16).replace("T", " ")} UTC, commit ${run.commit}; ${run.machine}.\n\n${qualityTable(run.runs)}\n`;
+  return {
+    "bench.scan-quality.table": { value, what: `the scan-quality run of ${run.date}, as a table` },
+  };
+}
+
 export async function computeFigures(): Promise<Figures> {
   return {
     ...surface(),
@@ -246,6 +266,7 @@ export async function computeFigures(): Promise<Figures> {
     ...configuration(),
     ...recordedBench(),
     ...recordedReliability(),
+    ...recordedScanQuality(),
     ...(await tarball()),
   };
 }

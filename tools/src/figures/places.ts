@@ -133,6 +133,11 @@ export const PLACES: Place[] = [
   },
   {
     file: "README.md",
+    pattern: /<!-- scan-quality:begin -->\n([\s\S]*?)<!-- scan-quality:end -->/,
+    figures: ["bench.scan-quality.table"],
+  },
+  {
+    file: "README.md",
     pattern: /<!-- reliability-run:begin -->\n([\s\S]*?)<!-- reliability-run:end -->/,
     figures: ["reliability.full.run"],
   },
