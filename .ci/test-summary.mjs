@@ -5,8 +5,10 @@
 //
 // ../shared (the spec, resmon's OpenAPI and captured answers) sits beside the checkout, not in it.
 // Many tests generate their cases from it, so without it those cases do not exist, and no skip says
-// so. A full run with it present records each such file's case count in .ci/shared-cases.json
-// (commit it when it moves); a run without it states, from that record, how many were not generated.
+// so. A full run with it present records each such file's case count in .ci/shared-cases.json, this
+// machine's record (ignored by git: a test run rewrites it, so it is never committed by hand); a run
+// without it states, from that record, how many were not generated, or, with no record (a fresh clone,
+// CI), which files generate cases from it.
 // With CI=true a missing ../shared fails the run in one line, unless the CI declares it cannot
 // provide it (RESMON_TESTS_WITHOUT_SHARED=1, with its reason in the workflow file).
 //
@@ -29,7 +31,9 @@ const HAS_SHARED = existsSync(SHARED);
 function sharedRefusal() {
   if (HAS_SHARED || process.env.CI !== "true" || process.env.RESMON_TESTS_WITHOUT_SHARED === "1")
     return undefined;
-  return `../shared is not at ${SHARED}, and CI=true: without it about ${recordedTotal()} test cases are never generated; provide it, or set RESMON_TESTS_WITHOUT_SHARED=1 and say in the workflow why it cannot be.`;
+  const total = recordedTotal();
+  const lost = total > 0 ? `about ${total} test cases` : "the test cases generated from it";
+  return `../shared is not at ${SHARED}, and CI=true: without it ${lost} are never generated; provide it, or set RESMON_TESTS_WITHOUT_SHARED=1 and say in the workflow why it cannot be.`;
 }
 
 function readRecord() {
@@ -44,7 +48,7 @@ function recordedTotal() {
  * With ../shared present and every report written: record the case count of each file that reads it.
  * Without it: the cases the record has and this run lacks, by file.
  */
-function sharedCases(countsByFile, reported, complete) {
+function sharedCases(countsByFile, reported, complete, said) {
   const reading = Object.fromEntries(
     [...countsByFile]
       .filter(([file]) => readsShared(join(ROOT, file)))
@@ -57,10 +61,18 @@ function sharedCases(countsByFile, reported, complete) {
       writeFileSync(RECORD, `${JSON.stringify(reading, null, 2)}\n`);
       const total = Object.values(reading).reduce((n, c) => n + c, 0);
       return [
-        `recorded ${total} cases in ${Object.keys(reading).length} files that read ../shared: ${relative(ROOT, RECORD)} (commit it)`,
+        `recorded ${total} cases in ${Object.keys(reading).length} files that read ../shared: ${relative(ROOT, RECORD)} (this machine's record, not committed)`,
       ];
     }
     return [];
+  }
+  if (Object.keys(recorded).length === 0) {
+    // Files whose skips were already put down to ../shared are not named twice.
+    const files = Object.keys(reading).filter((f) => !said.has(f));
+    if (files.length === 0) return [];
+    return [
+      `../shared is not at ${SHARED} (the spec, resmon's OpenAPI and captured answers): ${files.length} test files generate cases from it, and those cases were not generated (no run with it on this machine recorded how many): ${files.join(", ")}`,
+    ];
   }
   const lacking = [];
   for (const [file, was] of Object.entries(recorded)) {
@@ -84,6 +96,16 @@ function testRoots() {
 }
 
 const reportOf = (dir) => join(ROOT, dir, ".test-results", "vitest.json");
+
+/** Every JSON report a folder holds: `pnpm test`'s vitest.json, and any a separate step wrote (the doc replay's). */
+function reportsOf(dir) {
+  const results = join(ROOT, dir, ".test-results");
+  if (!existsSync(results)) return [];
+  return readdirSync(results)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => join(results, f));
+}
 
 /** Does a test file read ../shared, itself or through a helper it imports from the test folder? */
 function readsShared(file, seen = new Set()) {
@@ -138,13 +160,13 @@ function summarise({ requireEvery }) {
   /** Cases per test file (relative to ROOT), whatever their status. */
   const countsByFile = new Map();
   for (const dir of testRoots()) {
-    const file = reportOf(dir);
-    if (!existsSync(file)) {
+    if (!existsSync(reportOf(dir))) {
       missing.push(dir);
       continue;
     }
-    const report = JSON.parse(readFileSync(file, "utf8"));
-    for (const suite of report.testResults ?? []) {
+    for (const suite of reportsOf(dir).flatMap(
+      (file) => JSON.parse(readFileSync(file, "utf8")).testResults ?? [],
+    )) {
       const tests = suite.assertionResults ?? [];
       const name = relative(ROOT, suite.name);
       countsByFile.set(name, (countsByFile.get(name) ?? 0) + tests.length);
@@ -169,11 +191,13 @@ function summarise({ requireEvery }) {
     return 1;
   }
 
+  const said = new Set();
   if (skips.length > 0) {
     console.log(`skipped, and why (${skips.length}):`);
     const byFile = new Map();
     for (const s of skips) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
     const sharedFiles = HAS_SHARED ? [] : [...byFile.keys()].filter((f) => readsShared(f));
+    for (const f of sharedFiles) said.add(relative(ROOT, f));
     if (sharedFiles.length > 0) {
       const count = sharedFiles.reduce((n, f) => n + (byFile.get(f)?.length ?? 0), 0);
       const where = sharedFiles.map((f) => `${relative(ROOT, f)} (${byFile.get(f)?.length})`).join(", ");
@@ -196,7 +220,7 @@ function summarise({ requireEvery }) {
     }
   }
   const reported = testRoots().filter((dir) => !missing.includes(dir));
-  for (const line of sharedCases(countsByFile, reported, requireEvery && missing.length === 0))
+  for (const line of sharedCases(countsByFile, reported, requireEvery && missing.length === 0, said))
     console.log(line);
   for (const line of brokenFiles) console.log(`a test file failed to run: ${line}`);
   if (requireEvery && missing.length > 0)

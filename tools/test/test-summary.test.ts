@@ -111,6 +111,45 @@ describe(".ci/test-summary.mjs", () => {
     expect(lines.at(-1)).toBe("tests: 3 passed, 0 failed, 4 skipped");
   });
 
+  it("without ../shared and with no record (a fresh clone, CI), names the files whose cases were not generated", () => {
+    fixture();
+    // A file that reads ../shared and skips nothing: its cases from it were simply never generated.
+    write("tools/test/api.test.ts", 'const SPEC = "../../shared/spec";\n');
+    report("tools", [
+      { name: "tools/test/api.test.ts", tests: [test("passed", "one"), test("passed", "two")] },
+    ]);
+    const { code, lines } = summary();
+    expect(code).toBe(0);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^\.\.\/shared is not at .*: 1 test files generate cases from it, and those cases were not generated \(no run with it on this machine recorded how many\): tools\/test\/api\.test\.ts$/,
+      ),
+    );
+    expect(lines.at(-1)).toBe("tests: 3 passed, 0 failed, 4 skipped");
+    const refused = summaryWith({ CI: "true" });
+    expect(refused.code).toBe(1);
+    expect(refused.lines).toContainEqual(
+      expect.stringMatching(/and CI=true: without it the test cases generated from it are never generated;/),
+    );
+  });
+
+  it("counts every report a folder holds: a separate step's (the doc replay's) beside vitest.json", () => {
+    fixture();
+    write(
+      "tools/.test-results/doc-replay.json",
+      JSON.stringify({
+        testResults: [
+          {
+            name: join(root, "tools/test/doc.test.ts"),
+            status: "passed",
+            assertionResults: [test("passed", "d")],
+          },
+        ],
+      }),
+    );
+    expect(summary().lines.at(-1)).toBe("tests: 4 passed, 0 failed, 4 skipped");
+  });
+
   it("with CI=true, a missing ../shared fails the run in one line before any test runs", () => {
     fixture();
     write(".ci/shared-cases.json", JSON.stringify({ "packages/kit/test/samples.test.ts": 127 }));
@@ -143,7 +182,7 @@ describe(".ci/test-summary.mjs", () => {
     const { code, lines } = summaryWith({ CI: "true" }, "--run", process.execPath, "-e", restore);
     expect(code).toBe(0);
     expect(lines).toContain(
-      "recorded 3 cases in 1 files that read ../shared: .ci/shared-cases.json (commit it)",
+      "recorded 3 cases in 1 files that read ../shared: .ci/shared-cases.json (this machine's record, not committed)",
     );
     expect(JSON.parse(readFileSync(join(root, ".ci", "shared-cases.json"), "utf8"))).toEqual({
       "packages/kit/test/samples.test.ts": 3,
