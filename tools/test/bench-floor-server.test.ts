@@ -1,14 +1,16 @@
 /**
  * The bench's memory and first-call parts (issue 31): the floor server is an MCP server on the same
- * SDK with 29 tools in both eras; the memory run reads RSS, the peak and the collected heap of any
+ * SDK with as many tools as the contract's table in both eras; the memory run reads RSS, the peak and the collected heap of any
  * such server; and a call after the opening is timed alone.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TOOLS } from "@resmon/mcp-contract";
 import { serverEnv, startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { measureCallAfterOpening, serverOnce } from "../src/bench/coldstart.js";
+import { floorServer } from "../src/bench/launch.js";
 import { measureMemory } from "../src/bench/memory.js";
 import { StdioRpc } from "../src/bench/rpc.js";
 
@@ -16,10 +18,7 @@ const BRIDGE = {
   command: process.execPath,
   args: [join(import.meta.dirname, "..", "src", "bench", "bridge.mjs")],
 };
-const FLOOR = {
-  command: process.execPath,
-  args: [join(import.meta.dirname, "..", "src", "bench", "floor-server.mjs")],
-};
+const FLOOR = floorServer();
 
 let kit: Testkit;
 beforeAll(async () => {
@@ -31,12 +30,12 @@ afterAll(async () => {
 });
 
 describe("the floor server", () => {
-  it("lists 29 tools and answers a health call, on the same SDK", async () => {
+  it("lists one tool for each of the table's and answers a health call, on the same SDK", async () => {
     const rpc = new StdioRpc(FLOOR.command, FLOOR.args, serverEnv(kit));
     try {
       await rpc.handshake();
       const list = await rpc.request("tools/list");
-      expect((list.message.result as { tools: unknown[] }).tools).toHaveLength(29);
+      expect((list.message.result as { tools: unknown[] }).tools).toHaveLength(TOOLS.length);
       const call = await rpc.callTool("health", {});
       expect((call.message.result as { isError?: boolean }).isError).toBeUndefined();
     } finally {

@@ -4,7 +4,16 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { TOOLS } from "@resmon/mcp-contract";
 import type { Launch } from "./coldstart.js";
+
+/** The floor server (floor-server.mjs), given the contract table's tool count. */
+export function floorServer(): Launch {
+  return {
+    command: process.execPath,
+    args: [join(import.meta.dirname, "floor-server.mjs"), String(TOOLS.length)],
+  };
+}
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);

@@ -5,7 +5,7 @@
  * committed tools/bench/results/short.json or full.json the docs quote). `--compare` also measures
  * another build of the bin (say, a copy of an older dist/resmon-mcp.cjs, beside its package.json)
  * in the same run, for before/after tables. Memory and cold start also measure the floor server
- * (the same SDK with 29 trivial tools, floor-server.mjs). A figure that misses, or cannot be true,
+ * (the same SDK with as many trivial tools as the table, floor-server.mjs). A figure that misses, or cannot be true,
  * is reported as a miss in the table and its summary; the run is never failed for it (`--strict`
  * exits 1 on a goal miss).
  * See tools/bench/RESULTS.md for recorded runs.
@@ -13,6 +13,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
+import { TOOLS } from "@resmon/mcp-contract";
 import { cleanEnv, serverEnv, startTestkit, type Testkit } from "@resmon/testkit";
 import {
   type Era,
@@ -25,7 +26,7 @@ import {
 } from "./coldstart.js";
 import { floorRssMiB } from "./floor-rss.js";
 import { measureInProcess } from "./inprocess.js";
-import { builtServer, packedServer } from "./launch.js";
+import { builtServer, floorServer, packedServer } from "./launch.js";
 import { type MemoryReport, measureMemory } from "./memory.js";
 import {
   inProcessBackend,
@@ -55,10 +56,10 @@ const WARMED_BRIDGE: Labelled = {
   label: `${BRIDGE_LABEL} --warm`,
   launch: { command: BRIDGE.command, args: [...BRIDGE.args, "--warm"] },
 };
-/** The floor for "an MCP server on this SDK": the same SDK with 29 trivial tools (floor-server.mjs). */
+/** The floor for "an MCP server on this SDK": the same SDK with the table's count of trivial tools (floor-server.mjs). */
 const FLOOR_SERVER: Labelled = {
-  label: "floor server (same SDK, 29 trivial tools)",
-  launch: nodeScript(join(import.meta.dirname, "floor-server.mjs")),
+  label: `floor server (same SDK, ${TOOLS.length} trivial tools)`,
+  launch: floorServer(),
 };
 
 const argv = process.argv.slice(2);

@@ -1,6 +1,6 @@
 /**
  * Resident memory of a stdio server over many calls, for the server and its floor (the same SDK
- * with 29 trivial tools, floor-server.mjs) alike: a fresh process, the opening, tools/list and one
+ * with the table's count of trivial tools, floor-server.mjs) alike: a fresh process, the opening, tools/list and one
  * health call (after start), then `calls` health calls (after calls), then as many again (a leak
  * grows between those two readings; a warm heap does not), and the peak. Each reading follows a
  * forced full collection (gc-on-signal.cjs) when the server is a node script this process can
