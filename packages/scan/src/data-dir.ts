@@ -1,5 +1,16 @@
 import { homedir } from "node:os";
-import { join, win32 } from "node:path";
+import { isAbsolute, join, win32 } from "node:path";
+
+/**
+ * Whether `path` names one place whatever directory the process starts in. On Windows that takes a
+ * drive (`C:\…`) or a UNC share (`\\server\share\…`): `\scans` and `/scans` are on whichever
+ * drive the harness runs from, and `C:scans` is relative to that drive's current directory, though
+ * path.win32 calls the first two absolute.
+ */
+export function isFullPath(path: string, platform: NodeJS.Platform = process.platform): boolean {
+  if (platform === "win32") return /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(path);
+  return isAbsolute(path);
+}
 
 /**
  * Where scan state lives when nothing names it: the platform's user data dir + resmon-mcp/scans

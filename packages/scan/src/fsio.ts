@@ -111,7 +111,7 @@ export function writeAtomic(path: string, text: string): void {
   }
   closeSync(fd);
   try {
-    renameSync(tmp, path);
+    replaceFile(tmp, path);
   } catch (error) {
     try {
       unlinkSync(tmp);
@@ -119,6 +119,56 @@ export function writeAtomic(path: string, text: string): void {
     throw error;
   }
   syncDir(dirname(path));
+}
+
+/**
+ * Windows will not replace a file that another process holds open without sharing its deletion (an
+ * editor or previewer showing evidence.md, a virus scanner, the search indexer reading it just
+ * after it was written): the rename fails with EPERM, EACCES or EBUSY. Such a hold usually ends
+ * within moments, so the rename is tried again after each of these waits (1.27 s in all, synchronous
+ * like the rest of a write); then it is refused saying what holds it. Elsewhere a rename replaces an
+ * open file, and these codes mean what they say.
+ */
+export const REPLACE_RETRY_MS: readonly number[] = [10, 20, 40, 80, 160, 320, 640];
+const HELD_OPEN = new Set(["EPERM", "EACCES", "EBUSY"]);
+
+export interface ReplaceDeps {
+  platform?: NodeJS.Platform;
+  rename?: (from: string, to: string) => void;
+  sleep?: (ms: number) => void;
+}
+
+/** Rename `from` over `to`; on Windows, a target held open is waited for, boundedly, then refused by name. */
+export function replaceFile(from: string, to: string, deps: ReplaceDeps = {}): void {
+  const rename = deps.rename ?? renameSync;
+  const sleep = deps.sleep ?? sleepSync;
+  if ((deps.platform ?? process.platform) !== "win32") {
+    rename(from, to);
+    return;
+  }
+  let last: unknown;
+  for (const wait of [0, ...REPLACE_RETRY_MS]) {
+    if (wait > 0) sleep(wait);
+    try {
+      rename(from, to);
+      return;
+    } catch (error) {
+      if (!HELD_OPEN.has(codeOf(error) ?? "")) throw error;
+      last = error;
+    }
+  }
+  const total = REPLACE_RETRY_MS.reduce((a, b) => a + b, 0);
+  throw new StorageProblem(
+    "held_open",
+    to,
+    `Windows would not let it be replaced for ${(total / 1000).toFixed(2)} s (${codeOf(last)}): another program has it open (an editor or previewer showing it, a virus scanner, the search indexer); close it, then send the same call again`,
+  );
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+/** A synchronous wait (a write is synchronous: the event loop has nothing to lose meanwhile). */
+export function sleepSync(ms: number): void {
+  Atomics.wait(pause, 0, 0, ms);
 }
 
 function syncDir(dir: string): void {

@@ -1,5 +1,5 @@
 export type { ScanBackend, ScanServes } from "./backend.js";
-export { defaultScanDataDir } from "./data-dir.js";
+export { defaultScanDataDir, isFullPath } from "./data-dir.js";
 export {
   createScanEngine,
   DEFAULT_SCAN_WAIT_MS,

@@ -3,7 +3,7 @@ import { linkSync, lstatSync, readdirSync, statSync, unlinkSync } from "node:fs"
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { ToolError } from "@resmon/mcp-contract";
-import { readBounded, StorageProblem, tempPathFor, tempWriter, writeNew } from "./fsio.js";
+import { readBounded, StorageProblem, sleepSync, tempPathFor, tempWriter, writeNew } from "./fsio.js";
 
 interface LockBody {
   pid: number;
@@ -21,9 +21,15 @@ const UNREADABLE_GRACE_MS = 10_000;
  */
 const MAX_HOLD_MS = 30 * 60_000;
 
-function alive(pid: number): boolean {
+/**
+ * Whether process `pid` is running: signal 0 sends nothing and only asks. On Windows, where there
+ * are no signals, libuv answers it the same way (OpenProcess and GetExitCodeProcess: ESRCH for a
+ * process that has exited or never was, EPERM for one this user may not open), so one test of the
+ * codes holds both.
+ */
+export function alive(pid: number, kill: (pid: number, signal: 0) => void = process.kill): boolean {
   try {
-    process.kill(pid, 0);
+    kill(pid, 0);
     return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
@@ -66,12 +72,6 @@ function identityOf(path: string, body: LockBody | null): string | null {
   } catch {
     return null;
   }
-}
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
-/** A synchronous wait of `ms` (lock taking is synchronous, so the event loop has nothing to lose). */
-function sleepSync(ms: number): void {
-  Atomics.wait(pause, 0, 0, ms);
 }
 
 /**

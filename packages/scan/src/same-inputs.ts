@@ -5,8 +5,9 @@
  * scan; never followed through a symlink, and a marker that cannot be read or written only means no
  * duplicate is caught.
  */
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { replaceFile } from "./fsio.js";
 
 const DIR = ".same-inputs";
 const SCAN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -28,9 +29,12 @@ export function recordInputs(root: string, hash: string, scanId: string): void {
   const tmp = join(dir, `${hash}.${process.pid}.tmp`);
   try {
     writeFileSync(tmp, scanId, { mode: 0o600, flag: "wx" });
-    renameSync(tmp, join(dir, hash));
+    replaceFile(tmp, join(dir, hash));
   } catch {
-    // Best effort: without the marker a duplicate is not caught, nothing else changes.
+    // Best effort: without the marker a duplicate is not caught, nothing else changes; no temp stays.
+    try {
+      unlinkSync(tmp);
+    } catch {}
   }
 }
 

@@ -1,5 +1,6 @@
 import { lstatSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { join, relative } from "node:path";
+import { isFullPath } from "./data-dir.js";
 import { storageRefusal } from "./errors.js";
 import { ensureDir, readBounded, StorageProblem, writeAtomic } from "./fsio.js";
 import { checkState, type RecordBook, type ScanState } from "./state.js";
@@ -41,11 +42,11 @@ export class ScanDir {
     /** Applied to every byte written (the server's scrubber: no token reaches the disk either). */
     private readonly scrub: (text: string) => string = (t) => t,
   ) {
-    if (!isAbsolute(root)) {
+    if (!isFullPath(root)) {
       throw storageRefusal(
         "relative_root",
         root,
-        `The scans directory "${root}" is not an absolute path, so scans would land relative to wherever the harness runs; set RESMON_MCP_SCAN_DATA to an absolute path.`,
+        `The scans directory "${root}" is not an absolute path, so scans would land relative to wherever the harness runs; set RESMON_MCP_SCAN_DATA to an absolute path (on Windows one with its drive, C:\\…, or a \\\\server\\share).`,
       );
     }
     this.dir = join(root, scanId);
