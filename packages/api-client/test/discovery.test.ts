@@ -3,7 +3,13 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Discovery, type DiscoveryRefusal, discover, nothingNamedForClient } from "../src/index.js";
+import {
+  type Discovery,
+  type DiscoveryRefusal,
+  defaultStateDir,
+  discover,
+  nothingNamedForClient,
+} from "../src/index.js";
 import { startFakeResmon } from "./helpers/fake-resmon.js";
 import {
   deadPort,
@@ -57,16 +63,25 @@ async function put(path: string, text: string): Promise<string> {
   return path;
 }
 
-/** The packaged app's default state dir under the temp home (linux, no XDG_STATE_HOME). */
+/**
+ * The packaged app's default state dir under the temp home, on the platform the test runs on: the
+ * files are real, so their paths are this platform's (a win32 path is not one path.posix can resolve).
+ */
 function defaultState(): string {
-  return join(home, ".local", "state", "resmon");
+  return defaultStateDir(process.platform, {}, home);
 }
 
 async function run(
   env: Record<string, string>,
   extra: { expectedRuntimeId?: string } = {},
 ): Promise<Discovery> {
-  const found = await discover({ env, platform: "linux", homedir: home, probeTimeoutMs: 1_000, ...extra });
+  const found = await discover({
+    env,
+    platform: process.platform,
+    homedir: home,
+    probeTimeoutMs: 1_000,
+    ...extra,
+  });
   discoveries.push(found);
   return found;
 }

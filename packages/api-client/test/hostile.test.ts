@@ -59,7 +59,8 @@ function endless(res: ServerResponse, closed: { at?: number }): void {
 async function run(env: Record<string, string>, extra: Parameters<typeof discover>[0] = {}) {
   const found = await discover({
     env,
-    platform: "linux",
+    // Real files: this platform's paths (path.posix cannot resolve a C:\ path).
+    platform: process.platform,
     homedir: join(root, "home"),
     probeTimeoutMs: 1_000,
     ...extra,

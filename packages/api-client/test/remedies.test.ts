@@ -78,7 +78,7 @@ describe("discover()'s words are for whoever holds the client", () => {
   it("nothing named: says what discover() did, not what an MCP server or a harness did", async () => {
     const home = await mkdtemp(join(tmpdir(), "resmon-client-words-"));
     try {
-      const found = await discover({ env: {}, homedir: home, platform: "linux" });
+      const found = await discover({ env: {}, homedir: home, platform: process.platform });
       if (found.ok) throw new Error("expected a refusal");
       expect(found.refusal.kind).toBe("nothing_named");
       expect(found.refusal.message).toContain("discover() did not look for one");

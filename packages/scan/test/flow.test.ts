@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolError } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd, GAP_QUERIES, scoreBatch } from "./helpers/model.js";
+import { expectMode } from "./helpers/modes.js";
 import { startArgs } from "./helpers/plan.js";
 
 let r: Rig;
@@ -30,7 +31,7 @@ describe("a whole scan, following next_action alone", () => {
       const files = last?.payload.files as { json: string; md: string; bib: string };
       for (const f of [files.json, files.md, files.bib]) {
         expect(existsSync(f)).toBe(true);
-        expect(statSync(f).mode & 0o777).toBe(0o600);
+        expectMode(f, 0o600);
       }
       const evidence = JSON.parse(readFileSync(files.json, "utf8"));
       expect(evidence.basis).toBe("resmon_record");

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultScanDataDir } from "../src/data-dir.js";
 import { ensureDir, writeAtomic } from "../src/fsio.js";
 import { acquireLock } from "../src/lock.js";
+import { expectMode } from "./helpers/modes.js";
 import { deadPid, lockBody } from "./helpers/process.js";
 
 async function until(ok: () => boolean, ms: number): Promise<void> {
@@ -49,12 +50,12 @@ describe("atomic writes", () => {
   it("write whole files, 0600, in 0700 dirs, leaving no temp file", () => {
     const d = join(dir, "a", "b");
     ensureDir(d);
-    expect(statSync(d).mode & 0o777).toBe(0o700);
+    expectMode(d, 0o700);
     const f = join(d, "scan.json");
     writeAtomic(f, "one");
     writeAtomic(f, "two");
     expect(readFileSync(f, "utf8")).toBe("two");
-    expect(statSync(f).mode & 0o777).toBe(0o600);
+    expectMode(f, 0o600);
     expect(readdirSync(d)).toEqual(["scan.json"]);
   });
 });
@@ -63,7 +64,7 @@ describe("the per-scan lock", () => {
   it("is exclusive: a live holder gives scan_in_progress with who holds it", () => {
     const path = join(dir, "lock");
     const held = acquireLock(path, "scan_start", new Date());
-    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expectMode(path, 0o600);
     try {
       acquireLock(path, "scan_continue", new Date());
       throw new Error("acquired twice");
