@@ -81,8 +81,17 @@ const SCAN_DATA = {
   default: "the user data dir + resmon-mcp/scans",
   more: "never resmon's own state dir; a relative path would land scans wherever the harness happens to run",
   scope: "scan tools",
-  parse: (raw) => (isAbsolute(raw.trim()) ? { ok: true, value: raw.trim() } : { ok: false }),
+  parse: (raw) => (isScanDataPath(raw.trim()) ? { ok: true, value: raw.trim() } : { ok: false }),
 } satisfies Declared<string>;
+
+/**
+ * An absolute path as the scan engine takes one (@resmon/scan's isFullPath, restated here: the bin's
+ * front loads this module and not the scan engine): on Windows with its drive or a UNC share, since
+ * `\scans`, `/scans` and `C:scans` depend on the drive or directory the harness starts in.
+ */
+export function isScanDataPath(path: string, platform: NodeJS.Platform = process.platform): boolean {
+  return platform === "win32" ? /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(path) : isAbsolute(path);
+}
 
 const SCAN_WAIT = {
   name: "RESMON_MCP_SCAN_WAIT_MS",

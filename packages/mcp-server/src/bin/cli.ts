@@ -4,6 +4,7 @@ import { WRITE_TOOL_COUNT } from "../generated/identity.js";
 import { log } from "../log.js";
 import { startStdio } from "../protocol/stdio.js";
 import { PACKAGE_VERSION } from "../version.js";
+import { stopSignals } from "./stop-signals.js";
 
 /**
  * Only the stdio entry and its front are imported statically: the SDK, zod, the contract's schemas
@@ -58,8 +59,7 @@ async function main(): Promise<void> {
   const shutdown = () => {
     entry.close().finally(() => process.exit(0));
   };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  for (const signal of stopSignals(process.platform)) process.on(signal, shutdown);
   log("ready on stdio");
 }
 

@@ -151,7 +151,14 @@ export async function tokenFileReport(
   }
   if (target === undefined) return { state: "a link to nothing", warnings };
   if (!target.isFile()) return { state: "present, but not a regular file (not read)", warnings };
-  if (platform !== "win32" && (target.mode & 0o044) !== 0) {
+  // Windows has no mode bits (node reports 0o666 for any writable file): who may read the file is
+  // its ACL, which this does not read, so it says so rather than warn on a mode that means nothing.
+  if (platform === "win32")
+    return {
+      state: "present (content not shown; who may read it is its Windows ACL, not checked here)",
+      warnings,
+    };
+  if ((target.mode & 0o044) !== 0) {
     const mode = (target.mode & 0o777).toString(8).padStart(3, "0");
     warnings.push(
       `the token file is readable by ${target.mode & 0o004 ? "others" : "its group"} (mode ${mode}); resmon writes it owner-only (600), and anyone who can read it can drive this resmon: chmod 600 it, or restart resmon`,
