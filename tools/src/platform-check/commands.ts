@@ -79,3 +79,41 @@ export function run(
     );
   });
 }
+
+/**
+ * A command line as a Windows program receives it (PowerShell and cmd hand a double-quoted word on
+ * as written; the C runtime and node split it): whitespace separates, double quotes group, 2n
+ * backslashes before a quote are n and the quote toggles, 2n+1 are n and a literal quote; any other
+ * backslash is itself. The tests read the Windows snippets with it.
+ */
+export function windowsWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] ?? "";
+    if (c === "\\") {
+      let n = 0;
+      while (line[i + n] === "\\") n++;
+      const beforeQuote = line[i + n] === '"';
+      word = (word ?? "") + "\\".repeat(beforeQuote ? Math.floor(n / 2) : n);
+      if (beforeQuote && n % 2 === 1) word += '"';
+      else if (beforeQuote) quoted = !quoted;
+      i += beforeQuote ? n : n - 1;
+      continue;
+    }
+    if (c === '"') {
+      quoted = !quoted;
+      word ??= "";
+      continue;
+    }
+    if (!quoted && /\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+      continue;
+    }
+    word = (word ?? "") + c;
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
