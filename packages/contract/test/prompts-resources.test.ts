@@ -1,3 +1,4 @@
+import { win32 } from "node:path";
 /**
  * The surface beyond tools (contract 1.4): the literature_scan prompt rendered from its lines, and
  * the scan resource URIs taken apart exactly.
@@ -112,10 +113,31 @@ describe("scan resource URIs", () => {
     [`resmon-scan://${ID}/evidence%2Emd`, "file"],
     [`resmon-scan://${ID}/evidence.md/`, "file"],
     [`resmon-scan://${ID}/sub/evidence.md`, "file"],
+    // Windows paths (issue 45): a backslash, a drive, an NTFS stream, another case of the name (the
+    // same file on a case-insensitive disk) never reach a path.
+    [`resmon-scan://C:\\scans\\${ID}/evidence.md`, "scan_id"],
+    [`resmon-scan://${ID}\\..\\other/evidence.md`, "scan_id"],
+    [`resmon-scan://${ID}/..\\evidence.md`, "file"],
+    [`resmon-scan://${ID}/evidence.md\\..\\scan.json`, "file"],
+    [`resmon-scan://${ID}/C:evidence.md`, "file"],
+    [`resmon-scan://${ID}/evidence.md:secret`, "file"],
+    [`resmon-scan://${ID}/EVIDENCE.MD`, "file"],
   ])("refuses %s (%s)", (uri, problem) => {
     const parsed = parseScanResourceUri(uri);
     expect(parsed).toMatchObject({ ok: false, problem });
     if (!parsed.ok) expect(parsed.message.length).toBeLessThan(400);
+  });
+});
+
+describe("a scan resource URI as a Windows path", () => {
+  it("every URI it takes becomes a file directly inside that scan's directory, by path.win32 too", () => {
+    for (const r of SCAN_EVIDENCE_RESOURCES) {
+      const parsed = parseScanResourceUri(scanResourceUri(ID, r.file));
+      if (!parsed.ok) throw new Error(parsed.message);
+      const dir = win32.join("C:\\Users\\a\\scans", parsed.scan_id);
+      expect(win32.dirname(win32.join(dir, parsed.file))).toBe(dir);
+      expect(parsed.scan_id + parsed.file).not.toMatch(/[\\/:]/);
+    }
   });
 });
 
