@@ -9,7 +9,7 @@
  * stderr at start, and every call the variable governs answers backend_unavailable naming it
  * (reason `bad_configuration`), before anything is sent to resmon.
  */
-import { isAbsolute } from "node:path";
+import { posix } from "node:path";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -90,7 +90,7 @@ const SCAN_DATA = {
  * `\scans`, `/scans` and `C:scans` depend on the drive or directory the harness starts in.
  */
 export function isScanDataPath(path: string, platform: NodeJS.Platform = process.platform): boolean {
-  return platform === "win32" ? /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(path) : isAbsolute(path);
+  return platform === "win32" ? /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(path) : posix.isAbsolute(path);
 }
 
 const SCAN_WAIT = {

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { isAbsolute, join, win32 } from "node:path";
+import { posix, win32 } from "node:path";
 
 /**
  * Whether `path` names one place whatever directory the process starts in. On Windows that takes a
@@ -9,7 +9,7 @@ import { isAbsolute, join, win32 } from "node:path";
  */
 export function isFullPath(path: string, platform: NodeJS.Platform = process.platform): boolean {
   if (platform === "win32") return /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(path);
-  return isAbsolute(path);
+  return posix.isAbsolute(path);
 }
 
 /**
@@ -26,9 +26,10 @@ export function defaultScanDataDir(
     const base = env.LOCALAPPDATA?.trim() || win32.join(home, "AppData", "Local");
     return win32.join(base, "resmon-mcp", "scans");
   }
-  if (platform === "darwin") return join(home, "Library", "Application Support", "resmon-mcp", "scans");
+  // POSIX paths for POSIX platforms whatever this process runs on (the platform is a parameter).
+  if (platform === "darwin") return posix.join(home, "Library", "Application Support", "resmon-mcp", "scans");
   const xdg = env.XDG_DATA_HOME?.trim();
   // XDG says a relative XDG_DATA_HOME is invalid and must be ignored.
-  const base = xdg?.startsWith("/") ? xdg : join(home, ".local", "share");
-  return join(base, "resmon-mcp", "scans");
+  const base = xdg?.startsWith("/") ? xdg : posix.join(home, ".local", "share");
+  return posix.join(base, "resmon-mcp", "scans");
 }
