@@ -272,10 +272,12 @@ describe("the scans directory and each scan's files", () => {
     symlinkSync(secret, join(dir, "evidence.md"));
     const e = await refused(engine.result({ scan_id: args.scan_id, include_markdown: true }));
     expect(e.detail).toMatchObject({ reason: "storage", problem: "symlink" });
-    // /dev/zero in its place: refused at once, not read until memory runs out.
-    rmSync(join(dir, "evidence.md"));
-    symlinkSync("/dev/zero", join(dir, "evidence.md"));
-    await refused(engine.result({ scan_id: args.scan_id, include_markdown: true }));
+    // /dev/zero in its place: refused at once, not read until memory runs out (Windows has no /dev/zero).
+    if (process.platform !== "win32") {
+      rmSync(join(dir, "evidence.md"));
+      symlinkSync("/dev/zero", join(dir, "evidence.md"));
+      await refused(engine.result({ scan_id: args.scan_id, include_markdown: true }));
+    }
   });
 
   it("everything written to disk goes through the scrubber", async () => {
