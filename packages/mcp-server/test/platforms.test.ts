@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { isFullPath } from "@resmon/scan";
 import { startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tokenFileReport } from "../src/bin/doctor.js";
+import { runDoctor, tokenFileReport } from "../src/bin/doctor.js";
+import { pathValueWarnings } from "../src/bin/path-values.js";
 import { stopSignals } from "../src/bin/stop-signals.js";
 import { isScanDataPath } from "../src/config.js";
 import { cleanEnv, HAVE_CLI, RawServer } from "./helpers/spawn.js";
@@ -132,5 +133,47 @@ describe("RESMON_MCP_SCAN_DATA names one place", () => {
   it("on Windows, a path without its drive is refused", () => {
     expect(isScanDataPath("\\scans", "win32")).toBe(false);
     expect(isScanDataPath("C:\\scans", "win32")).toBe(true);
+  });
+});
+
+describe("a path variable as a harness or cmd's `set` left it", () => {
+  it("quotes kept by cmd, a %VAR% or $VAR nothing expanded, a ~ no shell saw: each warned, by name", () => {
+    const warned = pathValueWarnings({
+      RESMON_STATE_DIR: '"C:\\Users\\Ada Lovelace\\resmon"',
+      RESMON_PORT_FILE: "%LOCALAPPDATA%\\resmon\\resmon.port",
+      RESMON_DB_PATH: "$HOME/resmon/resmon.db",
+      RESMON_MCP_SCAN_DATA: "~/scans",
+    });
+    expect(warned).toHaveLength(4);
+    expect(warned[0]).toMatch(/^RESMON_PORT_FILE holds %LOCALAPPDATA%, which nothing expanded/);
+    expect(warned[1]).toMatch(/^RESMON_DB_PATH holds \$HOME, which nothing expanded/);
+    expect(warned[2]).toMatch(/^RESMON_STATE_DIR has quotes around its path.*set "RESMON_STATE_DIR=…"/);
+    expect(warned[3]).toMatch(/^RESMON_MCP_SCAN_DATA starts with ~/);
+  });
+
+  it("a plain path, on any platform, is not warned about", () => {
+    expect(
+      pathValueWarnings({
+        RESMON_STATE_DIR: "C:\\Users\\Ada Lovelace\\resmon",
+        RESMON_PORT_FILE: "/home/ada/resmon dev/resmon.port",
+        RESMON_MCP_SCAN_DATA: "/srv/~scans",
+      }),
+    ).toEqual([]);
+  });
+
+  it("doctor prints the warning under the variables", async () => {
+    const home = mkdtempSync(join(tmpdir(), "resmon-doctor-quotes-"));
+    try {
+      const lines: string[] = [];
+      const code = await runDoctor({
+        env: { RESMON_STATE_DIR: `"${join(home, "state")}"` },
+        homedir: home,
+        write: (line) => lines.push(line),
+      });
+      expect(code).toBe(1);
+      expect(lines.join("\n")).toMatch(/warning: +RESMON_STATE_DIR has quotes around its path/);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

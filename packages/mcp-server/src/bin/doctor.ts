@@ -27,6 +27,7 @@ import { type Config, readConfig, VARIABLES } from "../config.js";
 import { boundEchoes } from "../errors.js";
 import { printable, registerSecret, scrub } from "../scrub.js";
 import { PACKAGE_VERSION } from "../version.js";
+import { pathValueWarnings } from "./path-values.js";
 
 export interface DoctorOptions {
   env?: Record<string, string | undefined>;
@@ -245,6 +246,8 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   write("Variables");
   for (const v of VARIABLES)
     write(`  ${v.name.padEnd(26)} ${shown(v.name, env[v.name], config)}   [${v.names}]`);
+  const warnings = pathValueWarnings(env);
+  for (const warning of warnings) write(`  warning:         ${warning}`);
 
   let token = "";
   const found = await discoverAsTheServer(env, {
@@ -272,7 +275,6 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const port = found.ok ? found.port : refusal?.port;
   const tokenFile = found.ok ? tokenFileFor(platform, found.stateDir, found.port) : refusal?.tokenFile;
   write(`  port:            ${port ?? "none named"}`);
-  const warnings: string[] = [];
   if (tokenFile) {
     const report = await tokenFileReport(tokenFile, platform);
     write(`  token file:      ${tokenFile} — ${report.state}`);
