@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { docFiles, keepWrapping, quotes, rewrite, sameFigure } from "../src/figures/check.js";
-import type { Figures } from "../src/figures/compute.js";
+import { type Figures, goalVerdict, README_QUOTED_SHORT, slug } from "../src/figures/compute.js";
 import { REPO_ROOT, SERVER_DIR } from "../src/pack-snippets.js";
 
 const TOOLS_DIR = join(REPO_ROOT, "tools");
@@ -107,5 +107,38 @@ describe("the figure detector", () => {
     expect(reworded.missing.map((p) => p.message)).toContainEqual(
       expect.stringContaining("no longer quotes server.tarball.kb"),
     );
+  });
+});
+
+describe("the README's performance paragraph", () => {
+  const row = (figure: string, pass: boolean | null, goal = "< 0.5 ms") => ({
+    figure,
+    value: 1,
+    floor: null,
+    ratio: null,
+    unit: "ms",
+    goal,
+    pass,
+  });
+
+  it("says which quoted figures met their goal and which missed, with the goal", () => {
+    const health = "per-call overhead, health (small answer), 1000 calls, median";
+    const p99 = "per-call overhead, health (small answer), p99";
+    expect(
+      goalVerdict([row(health, false), row(p99, true, "< 2 ms"), row("other", false)], README_QUOTED_SHORT),
+    ).toBe("met: health's p99; missed: health's median (goal < 0.5 ms)");
+  });
+
+  it("quotes only rows the recorded short run has, each with a verdict", () => {
+    const run = JSON.parse(
+      readFileSync(join(REPO_ROOT, "tools", "bench", "results", "short.json"), "utf8"),
+    ) as {
+      rows: { figure: string; pass: boolean | null }[];
+    };
+    const found = new Map(run.rows.map((r) => [slug(r.figure), r.pass]));
+    for (const id of Object.keys(README_QUOTED_SHORT)) {
+      expect(found.has(id), id).toBe(true);
+      expect(found.get(id), `${id} has a goal`).not.toBeNull();
+    }
   });
 });

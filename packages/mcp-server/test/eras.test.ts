@@ -3,7 +3,7 @@
  * negotiation modes, and raw JSON-RPC for what a client library hides. Where the SDK and the
  * specification disagree, the test names the clause of the 2026-07-28 schema it follows.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, type VersionNegotiationMode } from "@modelcontextprotocol/client";
@@ -135,6 +135,17 @@ describe.skipIf(!HAVE_CLI)("raw JSON-RPC, 2026-07-28 era", () => {
         "io.modelcontextprotocol/serverInfo": { name: "resmon", version: PACKAGE_VERSION },
       },
     });
+  });
+
+  it("docs/protocol.md names every capability server/discover answers, and no other", async () => {
+    const doc = readFileSync(join(import.meta.dirname, "..", "..", "..", "docs", "protocol.md"), "utf8");
+    const said = /`server\/discover` answers [\s\S]*?`capabilities: \{([^`]*)\}`/.exec(doc)?.[1];
+    expect(said, "docs/protocol.md's server/discover capabilities").toBeDefined();
+    const named = [...(said ?? "").matchAll(/(\w+): \{\}/g)].map((m) => m[1]).sort();
+    const frame = await server.request(90, "server/discover", { _meta: envelope() });
+    const served = Object.keys((frame.result as { capabilities: Json }).capabilities).sort();
+    expect(named).toEqual(served);
+    expect(served).toContain("prompts");
   });
 
   it("tools/list carries resmon's top-level requires_confirmation, as in the 2025 era", async () => {

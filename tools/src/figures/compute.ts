@@ -137,6 +137,37 @@ async function tarball(): Promise<Figures> {
 }
 
 /** Timings come from the runs `pnpm bench` recorded (tools/bench/results/*.json), never measured here. */
+/**
+ * The short run's rows the README's performance paragraph quotes, with the words that name each in
+ * its verdict: the paragraph says which met their goal in that run and which missed (issue 43: it
+ * quoted figures the results file marks missed, as if they had met).
+ */
+export const README_QUOTED_SHORT: Record<string, string> = {
+  "cold-start-to-tools-list-2025-era-initialize-built-server-median": "the 2025-era cold start",
+  "cold-start-to-tools-list-2026-07-28-era-server-discover-built-server-median":
+    "the 2026-07-28-era cold start",
+  "per-call-overhead-health-small-answer-calls-median": "health's median",
+  "per-call-overhead-health-small-answer-p99": "health's p99",
+  "per-call-overhead-search-corpus-limit-large-answer-calls-median": "the page's median",
+  "tools-list-tools-bytes-tokens-vs-budget": "tools/list",
+  "largest-paginated-answer-at-limit-find-similar": "the largest page",
+};
+
+/** "met: …; missed: … (goal …)" over the quoted rows of a run that have a goal. */
+export function goalVerdict(rows: RecordedRun["rows"], quoted: Record<string, string>): string {
+  const met: string[] = [];
+  const missed: string[] = [];
+  for (const r of rows) {
+    const name = quoted[slug(r.figure)];
+    if (name === undefined || r.pass === null || r.pass === undefined) continue;
+    if (r.pass) met.push(name);
+    else missed.push(`${name} (goal ${r.goal})`);
+  }
+  return [met.length ? `met: ${met.join(", ")}` : "", missed.length ? `missed: ${missed.join(", ")}` : ""]
+    .filter(Boolean)
+    .join("; ");
+}
+
 function recordedBench(): Figures {
   const figures: Figures = {};
   for (const short of [true, false]) {
@@ -157,6 +188,11 @@ function recordedBench(): Figures {
       if (r.floor !== null) figures[`${id}.floor`] = { value: fmt(r.floor, r.unit), what: "its floor" };
       if (r.ratio !== null) figures[`${id}.ratio`] = { value: `${fmt(r.ratio)}×`, what: "value / floor" };
     }
+    if (short)
+      figures["bench.short.readme-goals"] = {
+        value: goalVerdict(run.rows, README_QUOTED_SHORT),
+        what: "which of the README's quoted figures met their goal in that run, which missed",
+      };
   }
   return figures;
 }

@@ -79,7 +79,7 @@ export const PLACES: Place[] = [
   {
     file: "README.md",
     pattern:
-      /`pnpm bench --short --record` rewrites \(`pnpm figures --write` then updates these figures; a test holds them to the file\): on ([\s\S]+?), cold start to tools\/list ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against floors of ([\s\S]+?) and ([\s\S]+?) \(one per era, measured beside it\); per call, health ([\s\S]+?) median and ([\s\S]+?) p99 over the direct request, a 100-paper `search_corpus` page ([\s\S]+?) median; tools\/list ([\s\S]+?), the largest paginated answer ([\s\S]+?)\./,
+      /`pnpm bench --short --record` rewrites \(`pnpm figures --write` then updates these figures; a test holds them to the file\): on ([\s\S]+?), cold start to tools\/list ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against floors of ([\s\S]+?) and ([\s\S]+?) \(one per era, measured beside it\); per call, health ([\s\S]+?) median and ([\s\S]+?) p99 over the direct request, a 100-paper `search_corpus` page ([\s\S]+?) median; tools\/list ([\s\S]+?), the largest paginated answer ([\s\S]+?)\. Against their goals in that run, ([\s\S]+?)\.(?=\n)/,
     figures: [
       "bench.short.date",
       "bench.short.cold-start-to-tools-list-2025-era-initialize-built-server-median",
@@ -91,6 +91,7 @@ export const PLACES: Place[] = [
       "bench.short.per-call-overhead-search-corpus-limit-large-answer-calls-median",
       "bench.short.tools-list-tools-bytes-tokens-vs-budget",
       "bench.short.largest-paginated-answer-at-limit-find-similar",
+      "bench.short.readme-goals",
     ],
   },
   {
