@@ -1,5 +1,6 @@
 /**
- * ADDING A TOOL, AS docs/adding-a-tool.md SAYS — a slow test (copies of the repository, built and
+ * ADDING A TOOL, AS docs/adding-a-tool.md SAYS — a slow test, run by `pnpm test:doc` (not `pnpm test`;
+ * its own step of .ci/run) (copies of the repository, built and
  * tested; minutes on a loaded 2-core machine). It takes the doc as it stands, twice: the four files
  * its sections name for a tool on a route in use (`count_matches`), and the five of its new-route
  * part (`active_runs`, with the stand-in's route), with the code shown in them, and each part's
