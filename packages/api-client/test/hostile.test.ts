@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -258,8 +258,12 @@ describe("a 401 says what resmon said", () => {
     await writeFile(join(state, `api-token-${server.port}`), TOKEN);
     return refusalOf(await run({ RESMON_PORT: String(server.port), RESMON_STATE_DIR: state }));
   }
-  const answer401 = (reason?: string) => (_req: unknown, res: ServerResponse) => {
+  // A random wrong token gets resmon's own 401 token_invalid (the guard check before the probe);
+  // the case's 401 answers the token from the file.
+  const answer401 = (reason?: string) => (req: IncomingMessage, res: ServerResponse) => {
+    const wrong = req.headers.authorization !== undefined && req.headers.authorization !== `Bearer ${TOKEN}`;
     res.writeHead(401, { "content-type": "application/json" });
+    if (wrong) return res.end(JSON.stringify({ detail: { reason: "token_invalid", message: "no" } }));
     res.end(JSON.stringify({ detail: reason ? { reason, message: "no" } : "no" }));
   };
 
