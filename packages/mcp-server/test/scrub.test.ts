@@ -39,6 +39,36 @@ describe("scrub, the second layer", () => {
       ["percent-encoding, every character", [...t].map((c) => `%${hex(c).toUpperCase()}`).join("")],
       ["percent-encoding, the underscores only", t.replaceAll("_", "%5f")],
       ["percent-encoding, twice", t.replaceAll("_", "%255F")],
+      // Issue 41: the spellings a known exporter also writes, a test per form.
+      ["LaTeX {\\textunderscore}", t.replaceAll("_", "{\\textunderscore}")],
+      ["LaTeX \\textunderscore{}", t.replaceAll("_", "\\textunderscore{}")],
+      ["LaTeX \\textunderscore and a space", t.replaceAll("_", "\\textunderscore ")],
+      ["BibTeX {-}", t.replaceAll("-", "{-}")],
+      ["BibTeX braces protecting capitals", t[0] + t.slice(1).replace(/[A-Z]/g, "{$&}")],
+      ["HTML/XML decimal &#95;", t.replaceAll("_", "&#95;")],
+      [
+        "HTML/XML decimal, every character, zero-padded",
+        [...t].map((c) => `&#00${c.charCodeAt(0)};`).join(""),
+      ],
+      ["HTML/XML hex &#x5f;", t.replaceAll("_", "&#x5f;")],
+      [
+        "HTML/XML hex, upper case, every character",
+        [...t].map((c) => `&#X${hex(c).toUpperCase()};`).join(""),
+      ],
+      ["HTML named &lowbar;", t.replaceAll("_", "&lowbar;")],
+      ["HTML named &UnderBar;", t.replaceAll("_", "&UnderBar;")],
+      ["HTML, the & escaped again (&amp;#95;)", t.replaceAll("_", "&amp;#95;")],
+      ["HTML without the ; (as HTML parses it)", t.replaceAll("-", "&#45")],
+      ["URL encoding of the hyphen and a letter", t.replace("-", "%2D").replace("A", "%41")],
+      ["split by a space", `${t.slice(0, 20)} ${t.slice(20)}`],
+      ["split by a line break", `${t.slice(0, 30)}\n${t.slice(30)}`],
+      ["split by CRLF and an indent", `${t.slice(0, 9)}\r\n    ${t.slice(9)}`],
+      ["split near both ends", `${t.slice(0, 2)} ${t.slice(2, 41)}\n${t.slice(41)}`],
+      [
+        "split by a line break, in a JSON string",
+        JSON.stringify(`${t.slice(0, 12)}\n${t.slice(12)}`).slice(1, -1),
+      ],
+      ["split at every character", [...t].join(" ")],
     ];
     it.for(forms)("%s", ([, form]) => {
       const out = scrub(`title = {Echo ${form} end}`);
@@ -66,6 +96,13 @@ describe("scrub, the second layer", () => {
       const frame = JSON.stringify({ text: `line\n${tail}`, bib: `x\n${tail.replaceAll("_", "\\_")}` });
       expect(JSON.parse(scrub(frame))).toEqual({ text: "line<redacted>", bib: "x<redacted>" });
       expect(scrubJson({ text: `line\n${tail}` })).toEqual({ text: "line<redacted>" });
+    });
+
+    it("a split token is replaced whole, never joined back together (issue 41)", () => {
+      const md = `- Title: Echo ${t.slice(0, 25)} ${t.slice(25)} end`;
+      const out = scrub(md);
+      expect(out).toBe("- Title: Echo <redacted> end");
+      expect(out.replace(/\s+/g, "")).not.toContain(t);
     });
 
     it("leaves escapes that spell something else alone", () => {
