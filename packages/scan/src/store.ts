@@ -3,6 +3,7 @@ import { join, relative } from "node:path";
 import { isFullPath } from "./data-dir.js";
 import { storageRefusal } from "./errors.js";
 import { ensureDir, readBounded, StorageProblem, writeAtomic } from "./fsio.js";
+import { jsonWithoutControls, withoutControls } from "./no-controls.js";
 import { checkState, type RecordBook, type ScanState } from "./state.js";
 
 /** A scan.json or candidates.json larger than this is refused, never read whole (a real scan's is a few MB). */
@@ -17,6 +18,8 @@ export const FILES = {
   bib: "evidence.bib",
 } as const;
 export type ScanFileName = (typeof FILES)[keyof typeof FILES];
+/** The text files a person is handed to open (evidence.json is cleaned as JSON). */
+const PERSON_FILES: ReadonlySet<ScanFileName> = new Set([FILES.md, FILES.bib]);
 
 const STORAGE_CODES: Record<string, string> = {
   ENOSPC: "the disk is full",
@@ -190,10 +193,16 @@ export class ScanDir {
     if (records !== null) this.writeText(FILES.records, `${JSON.stringify(records, null, 1)}\n`);
     this.writeText(FILES.state, `${JSON.stringify(state, null, 1)}\n`);
   }
-  /** Write one of the scan's files whole (scrubbed), or refuse with the old one untouched. */
+  /**
+   * Write one of the scan's files whole (scrubbed), or refuse with the old one untouched. The files
+   * a person is handed (evidence.*) lose every control character but tab and line feed first, so a
+   * token split by one is whole again before the scrubber looks.
+   */
   writeText<N extends ScanFileName>(name: N, text: string): N {
     const path = this.file(name);
-    this.guard(path, "write", () => writeAtomic(path, this.scrub(text)));
+    const clean =
+      name === FILES.json ? jsonWithoutControls(text) : PERSON_FILES.has(name) ? withoutControls(text) : text;
+    this.guard(path, "write", () => writeAtomic(path, this.scrub(clean)));
     return name;
   }
 }

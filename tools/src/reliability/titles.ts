@@ -10,7 +10,7 @@ export const GROUP_TITLES = {
   stdout: "stdout (backpressure, fatal errors)",
   scan: "scan tools (artifacts, concurrency, kill -9)",
   storage: "storage (full disk, hostile files, token on disk)",
-  "escaped-token": "escaped token (BibTeX, \\u, percent, CSV, RIS)",
+  "escaped-token": "escaped token (BibTeX, LaTeX, HTML, \\u, percent, split) and control characters",
   cancel: "cancel (before and after a write, storms)",
   bytes: "bytes (pipelined requests, stdout unread)",
 } as const;

@@ -15,7 +15,9 @@ import {
   type CharForm,
   exportText,
   holdsToken,
+  SPLITS,
   tokenForms,
+  tokenSplit,
   writeToken,
 } from "../../src/reliability/escaped.js";
 import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
@@ -25,6 +27,8 @@ import { SCALE, SEED, scaled, testTimeout } from "../../src/reliability/scale.js
 import { type ScanServer, scanServer } from "../../src/reliability/scan.js";
 
 const EXPORT_RUNS = scaled(200, 8);
+/** C0 but tab and line feed, DEL, C1: what no file a person opens may hold (a string: the linter refuses a literal). */
+const CONTROL_CLASS = "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]";
 const SCAN_RUNS = scaled(6, 1);
 const FORMATS = ["bibtex", "ris", "csv", "json"] as const;
 
@@ -60,9 +64,59 @@ describe.skipIf(!existsSync(SERVER_CLI))(`escaped token (scale ${SCALE}, seed ${
       const seen = new Map<string, number>();
       await holds(
         ctx,
-        fc.asyncProperty(fc.constantFrom(...FORMATS), tokenForms, async (format, forms: CharForm[]) => {
+        fc.asyncProperty(
+          fc.constantFrom(...FORMATS),
+          tokenForms,
+          tokenSplit,
+          async (format, forms: CharForm[], split) => {
+            const from = written.length;
+            const echoed = writeToken(kit.token, forms, split);
+            kit.setFault("/api/export/references", {
+              kind: "status",
+              status: 200,
+              body: exportText(format, echoed),
+            });
+            try {
+              const got = await server.outcome("export_references", { doc_ids: [1], format });
+              expect(got.kind, JSON.stringify(got).slice(0, 300)).toBe("success");
+              const text = String((got.kind === "success" && got.body.text) || "");
+              expect(text).toContain("<redacted>");
+              expect(holdsToken(text, kit.token)).toBe(false);
+              expect(leakedSince(from)).toEqual([]);
+            } finally {
+              kit.clearFaults();
+            }
+            seen.set(format, (seen.get(format) ?? 0) + 1);
+          },
+        ),
+        { numRuns: EXPORT_RUNS, seed: SEED },
+      );
+      note(ctx, `exports ${[...seen].map(([f, n]) => `${f} ${n}`).join(", ")}: 0 forms of the token written`);
+    },
+    testTimeout(60_000),
+  );
+
+  it(
+    "each spelling issue 41 names, one at a time, in each export format: none on stdout or stderr",
+    async (ctx) => {
+      const t = kit.token;
+      const spellings: [string, string][] = [
+        ["{\\textunderscore}", writeToken(t, ["latex_braced"])],
+        ["{-} and BibTeX's braces", writeToken(t, ["braced"])],
+        ["&#95; (decimal)", writeToken(t, ["html_dec"])],
+        ["&#x5f; (hex)", writeToken(t, ["html_hex"])],
+        ["&lowbar; (named)", writeToken(t, ["html_named"])],
+        ["&amp;#95; (the & escaped again)", writeToken(t, ["html_amp"])],
+        ["URL encoding", writeToken(t, ["percent"])],
+        ...SPLITS.map((by): [string, string] => [
+          `split by ${JSON.stringify(by)}`,
+          writeToken(t, ["plain"], { at: 21, by }),
+        ]),
+      ];
+      let cases = 0;
+      for (const [label, echoed] of spellings) {
+        for (const format of FORMATS) {
           const from = written.length;
-          const echoed = writeToken(kit.token, forms);
           kit.setFault("/api/export/references", {
             kind: "status",
             status: 200,
@@ -70,19 +124,18 @@ describe.skipIf(!existsSync(SERVER_CLI))(`escaped token (scale ${SCALE}, seed ${
           });
           try {
             const got = await server.outcome("export_references", { doc_ids: [1], format });
-            expect(got.kind, JSON.stringify(got).slice(0, 300)).toBe("success");
+            expect(got.kind, `${label} in ${format}: ${JSON.stringify(got).slice(0, 300)}`).toBe("success");
             const text = String((got.kind === "success" && got.body.text) || "");
-            expect(text).toContain("<redacted>");
-            expect(holdsToken(text, kit.token)).toBe(false);
-            expect(leakedSince(from)).toEqual([]);
+            expect(holdsToken(text, t), `${label} in ${format}`).toBe(false);
+            expect(leakedSince(from), `${label} in ${format}`).toEqual([]);
           } finally {
             kit.clearFaults();
           }
-          seen.set(format, (seen.get(format) ?? 0) + 1);
-        }),
-        { numRuns: EXPORT_RUNS, seed: SEED },
-      );
-      note(ctx, `exports ${[...seen].map(([f, n]) => `${f} ${n}`).join(", ")}: 0 forms of the token written`);
+          cases++;
+        }
+      }
+      countCases(ctx, cases);
+      note(ctx, `${spellings.length} spellings x ${FORMATS.length} formats: 0 forms of the token written`);
     },
     testTimeout(60_000),
   );
@@ -137,9 +190,9 @@ describe.skipIf(!existsSync(SERVER_CLI))(`escaped token (scale ${SCALE}, seed ${
       let files = 0;
       await holds(
         ctx,
-        fc.asyncProperty(tokenForms, async (forms) => {
+        fc.asyncProperty(tokenForms, tokenSplit, async (forms, split) => {
           const from = written.length;
-          const echoed = writeToken(kit.token, forms);
+          const echoed = writeToken(kit.token, forms, split);
           const bibEchoed = writeToken(kit.token, ["bibtex"]);
           const rows = Array.from({ length: 12 }, (_, i) => ({
             id: 910_000 + i,
@@ -189,6 +242,72 @@ describe.skipIf(!existsSync(SERVER_CLI))(`escaped token (scale ${SCALE}, seed ${
       note(
         ctx,
         `${SCAN_RUNS} scan(s) with the token echoed into every row: ${files} files written, 0 holding a form of it`,
+      );
+    },
+    testTimeout(120_000),
+  );
+
+  it(
+    "a scan whose titles and BibTeX carry ESC, BEL, OSC 52 and C1 (issue 41 point 5): no evidence file holds one",
+    async (ctx) => {
+      const hostile = "\u001b]52;c;aGVsbG8=\u0007\u001b[2J\u009b31m\u0000\r";
+      const rows = Array.from({ length: 12 }, (_, i) => ({
+        id: 920_000 + i,
+        title: `Protein folding ${hostile} ${i}`,
+        authors: `Author\u0007 ${i}`,
+        abstract: `Protein structure prediction.${hostile}`,
+        publication_date: "2024-01-01",
+        doi: `10.1000/ctl.${i}`,
+        source_repository: "arxiv",
+        external_id: `ctl-${i}`,
+      }));
+      kit.setFault("/api/explorer/search", {
+        kind: "status",
+        status: 200,
+        body: { results: rows, has_more: false, next_cursor: null, sort: "similarity" },
+      });
+      kit.setFault("/api/export/references", {
+        kind: "answer",
+        answer: (body) => {
+          const ids = new Set((body as { document_ids?: number[] }).document_ids ?? []);
+          const picked = rows.filter((r) => ids.has(r.id));
+          if ((body as { format?: string }).format !== "bibtex") {
+            return {
+              status: 200,
+              body: picked.map(({ id: _id, ...r }) => ({ ...r, url: null, categories: "" })),
+            };
+          }
+          return { status: 200, body: picked.map((r) => exportText("bibtex", r.title)).join("\n") };
+        },
+      });
+      const args = scanStartArgs({ scanId: crypto.randomUUID(), retrieval: "corpus", profile: "quick" });
+      try {
+        await followScan(server.call, args);
+      } finally {
+        kit.clearFaults();
+      }
+      const dir = join(dataDir, String(args.scan_id));
+      const control = new RegExp(CONTROL_CLASS);
+      const found: string[] = [];
+      for (const f of ["evidence.md", "evidence.bib", "evidence.json"]) {
+        const text = readFileSync(join(dir, f), "utf8");
+        if (control.test(text)) found.push(`${f}: a raw control character`);
+        // What a viewer that decodes the JSON strings (jq -r) would write out.
+        if (
+          f.endsWith(".json") &&
+          control.test(
+            JSON.stringify(JSON.parse(text), (_k, v) => v).replace(/\\u00[0-9a-f]{2}/gi, (e) =>
+              String.fromCharCode(Number.parseInt(e.slice(2), 16)),
+            ),
+          )
+        )
+          found.push(`${f}: an escaped control character in a string`);
+      }
+      expect(found).toEqual([]);
+      countCases(ctx, 3);
+      note(
+        ctx,
+        "1 scan with ESC/BEL/OSC 52/C1 in every title: 0 control characters in evidence.md, .bib, .json",
       );
     },
     testTimeout(120_000),
