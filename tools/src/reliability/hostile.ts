@@ -61,6 +61,8 @@ export class HostileBackend {
   /** Called on each request before it is handled (e.g. to rewrite the token file mid-discovery). */
   onRequest: ((req: IncomingMessage) => void) | null = null;
   private rules: { rule: Rule; seen: number }[] = [];
+  /** Tokens this backend wrote to its token file: only these are its own (the stand-in's token is sent on). */
+  private readonly issued = new Set<string>();
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
@@ -96,6 +98,7 @@ export class HostileBackend {
   }
 
   writeToken(token: string): void {
+    this.issued.add(token);
     writeAtomic(this.tokenFile, `${token}\n`);
   }
 
@@ -134,9 +137,10 @@ export class HostileBackend {
     if (bearer) this.tokensSeen.add(auth.slice(7).trim());
     this.onRequest?.(req);
     const body = await bodyText(req).catch(() => Buffer.alloc(0));
-    // A guarded resmon refuses a request with no token before any route runs: the stand-in's guard
-    // answers it (401 token_missing), and no rule takes it.
-    if (!bearer) return this.passThrough(req, body, res, false);
+    // A guarded resmon refuses a request with no token, or with a token it never issued, before any
+    // route runs: the stand-in's guard answers it (401 token_missing or token_invalid, the token as
+    // sent), and no rule takes it. The server's start-up probe sends a random wrong token to see it.
+    if (!bearer || !this.issued.has(auth.slice(7).trim())) return this.passThrough(req, body, res, false);
     const behaviour = this.match(req);
     if (behaviour === null) return this.passThrough(req, body, res);
     this.taken++;
@@ -155,12 +159,15 @@ export class HostileBackend {
     }
   }
 
-  /** To the stand-in; a request that carried a token carries the stand-in's instead (whatever it sent). */
-  private passThrough(req: IncomingMessage, body: Buffer, res: ServerResponse, withToken = true): void {
-    const { authorization: _sent, ...rest } = req.headers;
+  /**
+   * To the stand-in; a request that carried one of this backend's tokens carries the stand-in's
+   * instead (`ownToken`); any other goes as it came, and the stand-in's guard judges it.
+   */
+  private passThrough(req: IncomingMessage, body: Buffer, res: ServerResponse, ownToken = true): void {
+    const { authorization: sent, ...rest } = req.headers;
     const headers = {
       ...rest,
-      ...(withToken ? { authorization: `Bearer ${this.kit.token}` } : {}),
+      ...(ownToken ? { authorization: `Bearer ${this.kit.token}` } : sent ? { authorization: sent } : {}),
       host: `127.0.0.1:${this.kit.port}`,
     };
     const upstream = request(

@@ -17,6 +17,9 @@ import {
   truncateSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { DEFAULT_MAX_BODY_BYTES, describeBytes } from "@resmon/api-client";
 import { SETTINGS_KEYS_WITHHELD } from "@resmon/mcp-contract";
 import { cleanEnv, type Testkit } from "@resmon/testkit";
@@ -560,6 +563,69 @@ describe.skipIf(!existsSync(SERVER_CLI) || process.platform !== "linux")("hostil
       testTimeout(300_000),
     );
   });
+
+  it.for([
+    ["answers 200 to anything", false],
+    ["answers 401 token_missing without a token and 200 to any bearer (issue 41 point 4)", true],
+  ] as const)(
+    "an impostor on the named port that %s: not_resmon on the start-up line and in the call, nothing forged served, the token never sent",
+    { timeout: 60_000 },
+    async ([, refusesNoToken], ctx) => {
+      const stale = mintToken();
+      const seen: string[] = [];
+      const impostor = createServer((req, res) => {
+        seen.push(String(req.headers.authorization));
+        const send = (status: number, body: unknown) => {
+          res.writeHead(status, { "content-type": "application/json" });
+          res.end(JSON.stringify(body));
+        };
+        if (refusesNoToken && req.headers.authorization === undefined)
+          return send(401, {
+            detail: { reason: "token_missing", message: "This request needs resmon's local API token." },
+          });
+        if ((req.url ?? "").startsWith("/api/routines"))
+          return send(200, [
+            { id: 1, name: "forged routine", parameters: "{}", schedule_cron: "* * * * *", is_active: 1 },
+          ]);
+        return send(200, {
+          status: "ok",
+          version: "2.3.0",
+          identity: { contract_version: 1, runtime_id: crypto.randomUUID() },
+        });
+      });
+      await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+      const port = (impostor.address() as AddressInfo).port;
+      const state = tempDir("impostor");
+      writeFileSync(join(state, `api-token-${port}`), `${stale}\n`, { mode: 0o600 });
+      const { client, proc } = await connectClient(
+        "hostile-impostor",
+        cleanEnv({ RESMON_PORT: String(port), RESMON_STATE_DIR: state, HOME: state }),
+      );
+      const problems: string[] = [];
+      try {
+        await client.listTools();
+        const got = await callTool(client, "list_routines", {}, BOUND_MS + 10_000);
+        if (!isError(got, ["backend_unavailable"]) || !JSON.stringify(got).includes("not_resmon"))
+          problems.push(`expected backend_unavailable (not_resmon), got ${describeOutcome(got)}`);
+        if (JSON.stringify(got).includes("forged")) problems.push("the impostor's routine was served");
+        const line = await probed(proc);
+        if (line.includes("tool calls will reach it") || !line.includes("not_resmon"))
+          problems.push(`start-up line: ${line}`);
+        if (seen.some((a) => a.includes(stale))) problems.push("the stale token was sent to the impostor");
+        await client.close();
+        const written = newFindings(proc, 0);
+        if (written !== null) problems.push(written);
+        note(
+          ctx,
+          `impostor that ${refusesNoToken ? "refuses only a missing token" : "answers anything"}: ${seen.length} request(s) reached it, none with the token; start-up line said not_resmon`,
+        );
+      } finally {
+        if (proc.alive) await proc.stop(2000);
+        await new Promise<void>((resolve) => impostor.close(() => resolve()));
+      }
+      expectNone(problems);
+    },
+  );
 
   it("figures", (ctx) => {
     note(
