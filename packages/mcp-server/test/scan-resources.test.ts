@@ -1,5 +1,5 @@
 /**
- * A scan's evidence as MCP resources and the literature_scan prompt (issue 30, contract 1.4): the
+ * A scan's evidence as MCP resources and the literature_scan prompt (issue 30, contract 1.5): the
  * built `resmon-mcp` over stdio with the v2 SDK Client, in both protocol eras, against the stand-in.
  * A finished scan's three files are linked from the answer that completes it, listed, and read by
  * URI byte-equal to the files on disk; every other URI is refused -32602 with the contract's
