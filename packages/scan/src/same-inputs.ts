@@ -7,7 +7,9 @@
  */
 import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ToolError } from "@resmon/mcp-contract";
 import { replaceFile } from "./fsio.js";
+import { acquireLock, type HeldLock } from "./lock.js";
 
 const DIR = ".same-inputs";
 const SCAN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -49,5 +51,34 @@ export function scanWithInputs(root: string, hash: string): string | null {
     return SCAN_ID.test(id) ? id : null;
   } catch {
     return null;
+  }
+}
+
+/** How long a start waits for another start of the same inputs to record its scan (a few file writes). */
+const CLAIM_WAIT_MS = 10_000;
+const CLAIM_POLL_MS = 25;
+
+/**
+ * The inputs' claim: a lock on their hash, taken the way a scan's lock is (whole, exclusive, a dead
+ * holder's cleared), held by one start from its look for an open scan with these inputs until its
+ * own scan is saved and recorded, before anything is sent. A second start of the same inputs, in
+ * this process or another, waits for it and then finds that scan (issue 41 point 2: two at once made
+ * two scans and sent every sweep twice). Null when the claim cannot be stored (a read-only or odd
+ * scans directory): then, as before, only a recorded scan is caught.
+ */
+export async function claimInputs(root: string, hash: string): Promise<HeldLock | null> {
+  const dir = markerDir(root, true);
+  if (dir === null) return null;
+  const path = join(dir, `${hash}.lock`);
+  const until = Date.now() + CLAIM_WAIT_MS;
+  for (;;) {
+    try {
+      return acquireLock(path, "scan_start", new Date());
+    } catch (error) {
+      const busy = error instanceof ToolError && error.detail?.conflict === "scan_in_progress";
+      if (!busy) return null;
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
   }
 }

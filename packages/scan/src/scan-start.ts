@@ -1,10 +1,11 @@
 import { type ScanEnvelope, type ToolArgs, ToolError } from "@resmon/mcp-contract";
 import { differingArguments, inputsHash, normalizeStart, type StartInputs } from "./args.js";
-import type { ScanBackend } from "./backend.js";
+import { BudgetSpent, type ScanBackend } from "./backend.js";
+import { envelopeOf } from "./envelope.js";
 import { advance } from "./machine.js";
 import { foundationalNote } from "./mix.js";
 import { planTasks, resubmitUnfinished } from "./retrieval.js";
-import { recordInputs, scanWithInputs } from "./same-inputs.js";
+import { claimInputs, recordInputs, scanWithInputs } from "./same-inputs.js";
 import { type EngineContext, locked, type ScanCallOptions } from "./scan-call.js";
 import { scanResult } from "./scan-result.js";
 import type { ScanState } from "./state.js";
@@ -81,9 +82,30 @@ export async function startScan(
   const scanId = args.scan_id;
   const inputs = normalizeStart(args);
   const hash = inputsHash(inputs);
-  // The same inputs under a new scan_id while a scan with them is open: that scan answers, nothing starts.
-  const open = args.allow_duplicate ? null : await openScanWithInputs(ctx, scanId, hash);
-  if (open) return open;
+  // The inputs are claimed before the look, and held until this scan is saved and recorded: a second
+  // start of them at the same moment waits, then finds this scan open.
+  const claim = args.allow_duplicate ? null : await claimInputs(ctx.root, hash);
+  try {
+    // The same inputs under a new scan_id while a scan with them is open: that scan answers, nothing starts.
+    const open = args.allow_duplicate ? null : await openScanWithInputs(ctx, scanId, hash);
+    if (open) return open;
+    return await startLocked(ctx, args, scanId, inputs, hash, () => claim?.release(), backend, callOptions);
+  } finally {
+    claim?.release();
+  }
+}
+
+/** scan_start under the scan's lock; `recorded` is called once this scan is on disk and recorded, before anything is sent. */
+function startLocked(
+  ctx: EngineContext,
+  args: ToolArgs<"scan_start">,
+  scanId: string,
+  inputs: StartInputs,
+  hash: string,
+  recorded: () => void,
+  backend?: ScanBackend,
+  callOptions?: ScanCallOptions,
+): Promise<ScanEnvelope> {
   return locked(
     ctx,
     scanId,
@@ -92,6 +114,7 @@ export async function startScan(
     callOptions,
     async (existing, open) => {
       if (existing) {
+        recorded();
         // The stored hash decides; the names of what differs are only for the message.
         const differs = existing.inputs_hash === hash ? [] : differingArguments(existing.inputs, inputs);
         if (differs.length) {
@@ -115,7 +138,14 @@ export async function startScan(
       // The defaulted inputs and their hash are on disk before any sweep starts.
       call.save();
       recordInputs(ctx.root, hash, scanId);
-      const envelope = await advance(call);
+      recorded();
+      // A wait budget spent under a request answers what is recorded (as locked() would), and this
+      // answer still carries the note below: it is the one that starts the scan.
+      const envelope = await advance(call).catch((error: unknown) => {
+        if (!(error instanceof BudgetSpent)) throw error;
+        call.save();
+        return envelopeOf(call.state, call.records);
+      });
       // Said once, on the answer that starts the scan: older papers may take places in the result.
       const note = foundationalNote(inputs, args.foundational === undefined);
       if (note) envelope.payload.foundational_note = note;

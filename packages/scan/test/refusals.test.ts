@@ -87,6 +87,31 @@ describe("refusals", () => {
     expect(sweeps()).toBeGreaterThan(sent);
   });
 
+  it("two starts of the same inputs at once under two new ids: one scan, the other answers duplicate_of (issue 41 point 2)", async () => {
+    const engine = r.engine({ waitMs: 100 });
+    const args = startArgs({ allow_duplicate: undefined });
+    const sweeps = () => r.kit.requests.filter((q) => q.route === "/api/search/sweep").length;
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const answers = await Promise.all(ids.map((id) => engine.start({ ...args, scan_id: id })));
+    const started = answers.filter((a) => a.payload.duplicate_of === undefined);
+    expect(started).toHaveLength(1);
+    const first = started[0]?.scan_id;
+    for (const a of answers.filter((x) => x.payload.duplicate_of !== undefined)) {
+      expect(a.scan_id).toBe(first);
+      expect(a.payload.duplicate_of).toMatchObject({ open_scan_id: first });
+    }
+    // Only the scan that started has a directory; the sweeps sent are that one scan's.
+    expect(readdirSync(r.dataDir).filter((d) => (ids as string[]).includes(d))).toEqual([first]);
+    const one = sweeps();
+    const alone = await asTheServerCalls(r.engine({ waitMs: 100 })).start({
+      ...args,
+      scan_id: randomUUID(),
+      allow_duplicate: true,
+    });
+    expect(alone.payload.duplicate_of).toBeUndefined();
+    expect(sweeps() - one).toBe(one);
+  });
+
   it("a finished scan does not hold its inputs: the same brief under a new scan_id is a new scan", async () => {
     const engine = r.engine();
     const args = startArgs({ allow_duplicate: undefined });

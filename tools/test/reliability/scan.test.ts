@@ -199,6 +199,39 @@ describe.skipIf(!existsSync(SERVER_CLI))(`scan tools (scale ${SCALE}, seed ${SEE
       },
     );
 
+    it("the same inputs started at once under new ids from two processes: one scan, the rest answer duplicate_of, one scan's sweeps (issue 41 point 2)", {
+      timeout: testTimeout(120_000),
+    }, async (ctx) => {
+      const base = { ...newScan("sweep"), allow_duplicate: undefined };
+      const from = kit.requests.length;
+      const ids = Array.from({ length: 6 }, () => crypto.randomUUID());
+      const answers = await Promise.all(
+        ids.map((id, i) => (i % 2 === 0 ? one : two).outcome("scan_start", { ...base, scan_id: id })),
+      );
+      const bodies = answers.map((a) =>
+        a.kind === "success" ? (a.body as Envelope & { payload: Record<string, unknown> }) : null,
+      );
+      expect(
+        bodies.every((b) => b !== null),
+        answers.map(describeOutcome).join("; "),
+      ).toBe(true);
+      const started = bodies.filter((b) => b?.payload.duplicate_of === undefined);
+      expect(started).toHaveLength(1);
+      const first = String(started[0]?.scan_id);
+      for (const b of bodies) expect(b?.scan_id).toBe(first);
+      const dirs = ids.filter((id) => existsSync(join(dataDir, id)));
+      expect(dirs).toEqual([first]);
+      const { final } = await followScan(one.call, { ...base, scan_id: first });
+      expect(final.phase).toBe("complete");
+      const sweeps = admittedSweeps(kit, from);
+      expect(startedTwice(sweeps.byRequest)).toEqual([]);
+      countCases(ctx, ids.length);
+      note(
+        ctx,
+        `6 starts of the same inputs through 2 processes: 1 scan, 5 duplicate_of answers, ${sweeps.byRequest.size} sweeps admitted (one scan's)`,
+      );
+    });
+
     it("mutating calls on the same scan during a call on it: conflict scan_in_progress from either process, scan_result within a second", {
       timeout: testTimeout(120_000),
     }, async (ctx) => {
