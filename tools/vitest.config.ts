@@ -14,6 +14,10 @@ export default defineConfig({
     // margin (issue 32). vitest's 5 s default failed a wall-time-driven case on a loaded 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Many of these files wait on child processes (npm installs, servers over stdio, the demo's
+    // backend): one file at a time (vitest's default on 2 cores) put their waits end to end, 134 s
+    // for api-client-outside alone (issue 43). Three at once overlap them.
+    maxWorkers: 3,
     // The JSON report feeds the pass/fail summary line that .ci/run prints.
     reporters: ["default", ["json", { outputFile: ".test-results/vitest.json" }]],
   },
