@@ -249,14 +249,17 @@ export class Corpus {
         dots.set(work, (dots.get(work) ?? 0) + x * (this.vectors[work]?.get(term) ?? 0));
       }
     }
-    return [...dots]
-      .flatMap(([work, cosine]) => [...(this.copies[work]?.values() ?? [])].map((id) => ({ id, cosine })))
-      .filter((x) => x.id !== paperId)
-      .sort((a, b) => b.cosine - a.cosine || a.id - b.id)
-      .slice(0, k)
-      .flatMap(({ id, cosine }) => {
-        const paper = this.papers[id - 1];
-        return paper ? [{ paper, cosine }] : [];
-      });
+    return (
+      [...dots]
+        .flatMap(([work, cosine]) => [...(this.copies[work]?.values() ?? [])].map((id) => ({ id, cosine })))
+        // A paper that shares no weighted word with this one is not like it.
+        .filter((x) => x.id !== paperId && x.cosine > 0)
+        .sort((a, b) => b.cosine - a.cosine || a.id - b.id)
+        .slice(0, k)
+        .flatMap(({ id, cosine }) => {
+          const paper = this.papers[id - 1];
+          return paper ? [{ paper, cosine }] : [];
+        })
+    );
   }
 }
