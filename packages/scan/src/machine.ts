@@ -3,8 +3,9 @@ import { ToolError } from "@resmon/mcp-contract";
 import type { Call } from "./call.js";
 import { coverageOf, gapDecision, roundFoundNothing } from "./coverage.js";
 import { envelopeOf } from "./envelope.js";
-import { chunk, outsideWindow, pool } from "./pool.js";
-import { BATCH_SIZE, EXPANSION_K, EXPANSION_SEEDS, PROFILES } from "./profile.js";
+import { feedbackRound, notePages, rankSweepRows, screenBudget } from "./feedback.js";
+import { applyUpdates, chunk, outsideWindow, pool } from "./pool.js";
+import { BATCH_SIZE, EXPANSION_K, EXPANSION_SEEDS, PROFILES, QUERY_PAGE } from "./profile.js";
 import { similarTo } from "./resmon.js";
 import { retrievalPass } from "./retrieval.js";
 import { buildShortlist, scoresById, shortlistPages } from "./shortlist.js";
@@ -68,11 +69,6 @@ function addBatches(state: ScanState, added: Candidate[], round: number): void {
   state.candidates.push(...added);
 }
 
-function applyUpdates(state: ScanState, updated: Candidate[]): void {
-  const byId = new Map(updated.map((c) => [c.doc_id, c]));
-  state.candidates = state.candidates.map((c) => byId.get(c.doc_id) ?? c);
-}
-
 /** A finished round: pool what it found into new screening batches. */
 function poolRound(call: Call, round: number): void {
   const state = call.state;
@@ -92,12 +88,23 @@ function poolRound(call: Call, round: number): void {
       .flatMap((t) => t.doc_ids ?? []),
   }));
   const inWindow = state.candidates.filter((c) => !c.out_of_window).length;
+  // Each query's first page only: deeper pages follow where the model's scores show papers (feedback.ts).
   const out = pool({
     queries: lists,
     records: call.records,
     window: { since: inputs.since, until: inputs.until },
-    perQuery: inputs.per_query,
-    cap: Math.max(0, inputs.max_candidates - inWindow),
+    perQuery: Math.min(QUERY_PAGE, inputs.per_query),
+    // The screening budget holds; the model's own gap queries always get their first page.
+    cap: Math.max(
+      0,
+      Math.min(
+        inputs.max_candidates - inWindow,
+        Math.max(
+          screenBudget(state) - state.candidates.length,
+          round === 0 ? 0 : QUERY_PAGE * queries.length,
+        ),
+      ),
+    ),
     existing: state.candidates,
     origin: round === 0 ? "retrieval" : "gap",
     firstBatch: state.batches.length,
@@ -105,6 +112,7 @@ function poolRound(call: Call, round: number): void {
   });
   applyUpdates(state, out.updated);
   addBatches(state, out.added, round);
+  notePages(state, round, out.credited);
   state.retrieving = null;
   call.save();
 }
@@ -158,7 +166,14 @@ async function expand(call: Call): Promise<void> {
     firstBatch: state.batches.length,
     batchSize: BATCH_SIZE,
   });
-  let roomIn = Math.max(0, inputs.max_candidates - state.candidates.filter((c) => !c.out_of_window).length);
+  // The screening budget holds here too: expansion adds no more than is left of it.
+  let roomIn = Math.max(
+    0,
+    Math.min(
+      inputs.max_candidates - state.candidates.filter((c) => !c.out_of_window).length,
+      screenBudget(state) - state.candidates.length,
+    ),
+  );
   let roomOut = Math.max(
     0,
     PROFILES[inputs.profile].outsideSlots - state.candidates.filter((c) => c.out_of_window).length,
@@ -226,6 +241,7 @@ export async function advance(call: Call): Promise<ScanEnvelope> {
               call.save();
               return envelopeOf(call.state, call.records);
             }
+            await rankSweepRows(call, step.round);
             poolRound(call, step.round);
             continue;
           }
@@ -241,6 +257,9 @@ export async function advance(call: Call): Promise<ScanEnvelope> {
         await sleep(Math.min(call.pollMs, left));
         continue;
       }
+      case "feedback":
+        await feedbackRound(call, (added) => addBatches(call.state, added, 0));
+        continue;
       case "expand":
         await expand(call);
         continue;

@@ -27,6 +27,7 @@ export const RANK_ABSTRACT_CHARS = 200;
 export function payloadOf(state: ScanState, records: RecordBook, step: Step): StepPayload {
   switch (step.kind) {
     case "retrieve":
+    case "feedback":
     case "expand":
     case "decide_gap":
     case "shortlist":
@@ -54,7 +55,10 @@ export function payloadOf(state: ScanState, records: RecordBook, step: Step): St
 /** resmon is working on the round (or expanding, deciding the gap, building the shortlist): await_retrieval with each retrieval's state. */
 function waitingPayload(
   state: ScanState,
-  step: Extract<Step, { kind: "retrieve" | "expand" | "decide_gap" | "shortlist" | "give_up_round" }>,
+  step: Extract<
+    Step,
+    { kind: "retrieve" | "feedback" | "expand" | "decide_gap" | "shortlist" | "give_up_round" }
+  >,
 ): StepPayload {
   const retry = step.kind === "retrieve" ? retryUnderWay(state, step.round) : null;
   return {

@@ -116,6 +116,8 @@ export interface PoolOutput {
   updated: Candidate[];
   /** Distinct papers each query found after must_not and the window (before the cap). */
   found: Record<string, number>;
+  /** The added candidates each query's turn took, in order (a paper two queries found is credited to the first). */
+  credited: Record<string, number[]>;
   dropped: { must_not: number; window: number; duplicates: number; over_cap: number };
 }
 
@@ -175,6 +177,7 @@ export function pool(input: PoolInput): PoolOutput {
 
   const taken = new Set<number>();
   const added: Candidate[] = [];
+  const credited: Record<string, number[]> = Object.fromEntries(order.map((q) => [q.id, []]));
   const perQuery = new Map(order.map((q) => [q.id, 0]));
   const cursors = order.map(() => 0);
   let progressed = true;
@@ -199,6 +202,7 @@ export function pool(input: PoolInput): PoolOutput {
           batch: input.firstBatch + Math.floor(added.length / input.batchSize),
         });
         perQuery.set(q.id, (perQuery.get(q.id) ?? 0) + 1);
+        credited[q.id]?.push(docId);
         progressed = true;
         break;
       }
@@ -207,7 +211,13 @@ export function pool(input: PoolInput): PoolOutput {
   }
   const allGroups = new Set(order.flatMap((q) => q.groups).filter((g) => !existingByGroup.has(g)));
   dropped.over_cap = allGroups.size - taken.size;
-  return { added, updated: [...updated.values()], found, dropped };
+  return { added, updated: [...updated.values()], found, credited, dropped };
+}
+
+/** Existing candidates replaced by their updated copies (merged ids, query ids) from pool(). */
+export function applyUpdates(state: { candidates: Candidate[] }, updated: readonly Candidate[]): void {
+  const byId = new Map(updated.map((c) => [c.doc_id, c]));
+  state.candidates = state.candidates.map((c) => byId.get(c.doc_id) ?? c);
 }
 
 /** Split doc ids into batches of `size`, in order. */

@@ -4,6 +4,11 @@ export type GapRule = "never" | "when_thin" | "always";
 
 export interface Profile {
   depth: number;
+  /**
+   * Papers the model is asked to screen at most (the pool cap too, when lower): the first page of
+   * every query always, then only deeper pages and neighbours of what it scored 3 (feedback.ts).
+   */
+  screenBudget: number;
   /** Pool cap for `queryCount` planned queries ("scaled" for deep). */
   poolCap: (queryCount: number) => number;
   outsideSlots: number;
@@ -12,12 +17,16 @@ export interface Profile {
 
 // deep's pool is "scaled": 80 per planned query (6–8 queries give 480–640).
 export const PROFILES: Record<ProfileName, Profile> = {
-  quick: { depth: 20, poolCap: () => 250, outsideSlots: 12, gap: "never" },
-  standard: { depth: 40, poolCap: () => 450, outsideSlots: 20, gap: "when_thin" },
-  deep: { depth: 40, poolCap: (n) => 80 * n, outsideSlots: 30, gap: "always" },
+  quick: { depth: 20, screenBudget: 80, poolCap: () => 250, outsideSlots: 12, gap: "never" },
+  standard: { depth: 40, screenBudget: 130, poolCap: () => 450, outsideSlots: 20, gap: "when_thin" },
+  deep: { depth: 40, screenBudget: 300, poolCap: (n) => 80 * n, outsideSlots: 30, gap: "always" },
 };
 
 export const BATCH_SIZE = 25;
+/** A query's page: how many of its papers are released to screening at a time (feedback.ts). */
+export const QUERY_PAGE = 5;
+/** Neighbours asked of resmon per paper scored 3 (copies of one work from several sources merge into one). */
+export const FEEDBACK_K = 30;
 export const PAGE_SIZE = 10;
 export const SHORTLIST_IN_WINDOW = 40;
 export const SHORTLIST_OUTSIDE = 12;

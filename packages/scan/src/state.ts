@@ -54,6 +54,11 @@ export interface RetrievalTask {
   similarity_unavailable?: string | null;
   /** sweep: resmon's coverage of this run, verbatim. */
   coverage?: SweepCoverage | null;
+  /**
+   * sweep: the sort resmon's corpus search served when the run's rows were put in its order for the
+   * query (feedback.ts, rankSweepRows), so its pages are released best first; null when it could not rank.
+   */
+  ranked_by?: string | null;
 }
 
 export interface Candidate {
@@ -63,6 +68,19 @@ export interface Candidate {
   origin: "retrieval" | "expansion" | "gap";
   out_of_window: boolean;
   batch: number;
+}
+
+/** The pages released per query and the neighbours asked, round by round (feedback.ts). */
+export interface FeedbackState {
+  /** `round:query id` → the candidates of its latest page ([] once it stopped). */
+  pages: Record<string, number[]>;
+  /** `round:query id` → how many of its papers were released so far. */
+  released: Record<string, number>;
+  /** Papers scored 3 whose neighbours were asked. */
+  seeded: number[];
+  /** Each feedback round: pages deepened, seeds asked, candidates added. */
+  rounds: { deeper: string[]; seeds: number[]; added: number }[];
+  done: boolean;
 }
 
 export interface Batch {
@@ -165,6 +183,8 @@ export interface ScanState {
   given_up?: number[];
   candidates: Candidate[];
   batches: Batch[];
+  /** Screening spent where the scores show papers (feedback.ts); absent in scans started before it. */
+  feedback?: FeedbackState;
   expansion: ExpansionState | null;
   gap: GapState | null;
   shortlist: { in_window: number[]; outside: number[] } | null;

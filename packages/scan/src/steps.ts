@@ -1,5 +1,6 @@
 import type { ScanPhase } from "@resmon/mcp-contract";
 import { roundFoundNothing } from "./coverage.js";
+import { feedbackDue } from "./feedback.js";
 import { MAX_ROUND_RETRIES } from "./profile.js";
 import type { Batch, Page, ScanState } from "./state.js";
 
@@ -15,6 +16,8 @@ export type Step =
   /** A gap round that failed again after its retry: given up, and the scan goes on without it. */
   | { kind: "give_up_round"; round: number }
   | { kind: "screen"; batch: Batch }
+  /** Deeper pages and neighbours where the model scored 3 (feedback.ts). */
+  | { kind: "feedback" }
   | { kind: "expand" }
   | { kind: "decide_gap" }
   | { kind: "gap_queries" }
@@ -40,6 +43,8 @@ export function nextStep(state: ScanState): Step {
   }
   const open = state.batches.find((b) => b.accepted_hash === null);
   if (open) return { kind: "screen", batch: open };
+  // Feedback belongs to the first round's screening; a gap round's pages are screened once, as released.
+  if (feedbackDue(state) && state.gap === null) return { kind: "feedback" };
   if (state.expansion === null) return { kind: "expand" };
   if (state.gap === null) return { kind: "decide_gap" };
   if (state.gap.needed && state.gap.queries === null) return { kind: "gap_queries" };
@@ -69,6 +74,7 @@ export function phaseOf(state: ScanState, step: Step = nextStep(state)): ScanPha
       return step.round === 0 ? "retrieve" : "gap";
     case "screen":
       return step.batch.round > 0 || state.gap !== null ? "gap" : "screen";
+    case "feedback":
     case "expand":
     case "decide_gap":
       return "screen";

@@ -37,10 +37,15 @@ export function asTheServerCalls(engine: ScanEngine): ScanEngine {
   };
 }
 
-/** An in-process stand-in backend (as resmon `as`, default the current one), a client on it, and a fresh scan data dir. */
-export async function rig(seed: "demo" | "small" = "demo", as?: string): Promise<Rig> {
+/** An in-process stand-in backend (as resmon `as`, default the current one; a records file's works with `corpus`), a client on it, and a fresh scan data dir. */
+export async function rig(seed: "demo" | "small" = "demo", as?: string, corpus?: string): Promise<Rig> {
   const base = mkdtempSync(join(tmpdir(), "scan-test-"));
-  const kit = await startTestkit({ stateDir: join(base, "state"), seed, ...(as ? { as } : {}) });
+  const kit = await startTestkit({
+    stateDir: join(base, "state"),
+    seed,
+    ...(as ? { as } : {}),
+    ...(corpus ? { corpus } : {}),
+  });
   kit.setAdmission({ runDurationMs: 60 });
   // Like the server's discovery: a restarted backend has a new token, so a new client.
   const clients = new Map<string, ResmonClient>();

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ScanEnvelope } from "@resmon/mcp-contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROFILES, QUERY_PAGE } from "../src/profile.js";
+import { type Rig, rig } from "./helpers/backend.js";
+import { startArgs } from "./helpers/plan.js";
+
+type Item = { doc_id: number; title: string };
+
+// Twelve "alpha" papers and twelve "beta" ones, sharing no word but "study"; a longer title ranks lower (BM25's length
+// normalisation) and is newer, so resmon's newest-first rows put the worst first.
+const filler = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `${topic}${i}`).join(" ");
+const records = ["alpha", "beta"].flatMap((topic) =>
+  Array.from({ length: 12 }, (_, i) => ({
+    id: `https://openalex.org/W${topic}${i + 1}`,
+    title: `${topic} study ${filler(topic, i + 1)}`,
+    year: 2000 + i,
+    authors: [`Author ${topic}${i}`],
+  })),
+);
+const rankOf = (title: string) => title.split(" ").length - 2;
+
+let r: Rig;
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "scan-feedback-"));
+  const file = join(dir, "records.jsonl");
+  writeFileSync(file, `${records.map((x) => JSON.stringify(x)).join("\n")}\n`);
+  r = await rig("small", undefined, file);
+});
+afterAll(async () => {
+  await r.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("screening spent where the model's scores show papers", () => {
+  it("releases each query's best page first, then deeper pages only of the query whose papers scored 3", async () => {
+    const engine = r.engine();
+    const args = startArgs({
+      sources: ["openalex"],
+      per_query: 12,
+      queries: {
+        criteria: [
+          { id: "C1", text: "alpha" },
+          { id: "C2", text: "study" },
+          { id: "C3", text: "words" },
+        ],
+        queries: [
+          { id: "Q1", kind: "direct", text: "alpha" },
+          { id: "Q2", kind: "terminology", text: "beta" },
+          { id: "Q3", kind: "contradictory", text: "gamma" },
+          { id: "Q4", kind: "review", text: "delta" },
+          { id: "Q5", kind: "mechanism", text: "epsilon" },
+          { id: "Q6", kind: "adjacent", text: "zeta" },
+        ],
+      },
+    });
+    let env: ScanEnvelope = await engine.start(args);
+    const batches: Item[][] = [];
+    for (let i = 0; i < 100 && env.next_action !== "rank_shortlist"; i++) {
+      if (env.next_action === "screen_candidates") {
+        const items = (env.payload.batch as { items: Item[] }).items;
+        batches.push(items);
+        const screen_scores = items.map((it) => {
+          const alpha = it.title.startsWith("alpha");
+          return {
+            doc_id: it.doc_id,
+            score: alpha ? (3 as const) : (0 as const),
+            criteria_hit: alpha ? ["C1"] : [],
+          };
+        });
+        env = await engine.continue({ scan_id: args.scan_id, screen_scores });
+      } else if (env.next_action === "write_gap_queries") {
+        env = await engine.continue({ scan_id: args.scan_id, gap_queries: [] });
+      } else {
+        env = await engine.continue({ scan_id: args.scan_id });
+      }
+    }
+    const [first] = batches;
+    const topic = (items: Item[], t: string) => items.filter((it) => it.title.startsWith(t));
+    // The first batch: each query's best QUERY_PAGE by resmon's ranking, not its newest.
+    expect(
+      topic(first ?? [], "alpha")
+        .map((it) => rankOf(it.title))
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: QUERY_PAGE }, (_, i) => i + 1));
+    expect(topic(first ?? [], "beta")).toHaveLength(QUERY_PAGE);
+    const all = batches.flat();
+    // The query whose page scored 3 went deeper, to every alpha paper; the one that scored 0 did not.
+    expect(topic(all, "alpha")).toHaveLength(12);
+    expect(topic(all, "beta")).toHaveLength(QUERY_PAGE);
+    expect(all.length).toBeLessThanOrEqual(PROFILES.quick.screenBudget);
+    expect(new Set(all.map((it) => it.doc_id)).size).toBe(all.length);
+  });
+});
