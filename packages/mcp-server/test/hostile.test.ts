@@ -135,9 +135,14 @@ async function stateFor(listener: Listener, name: string): Promise<string> {
   return dir;
 }
 
-async function started(env: Record<string, string>): Promise<RawServer> {
+/** A server warmed up; stopped by afterEach, or by `cleanup` (a concurrent test's own) when given. */
+async function started(
+  env: Record<string, string>,
+  cleanup?: (stop: () => Promise<void>) => void,
+): Promise<RawServer> {
   const server = new RawServer(cleanEnv(env));
-  servers.push(server);
+  if (cleanup) cleanup(() => server.stop());
+  else servers.push(server);
   await server.initialize();
   // A first call also waits while the SDK path loads, and its deadline counts from when it was sent:
   // a call to no tool loads it without reaching resmon, so the timings below measure resmon's part.
@@ -440,7 +445,7 @@ describe.skipIf(!HAVE_CLI)(
 
 describe.skipIf(!HAVE_CLI)(
   "one deadline per tool call, whatever number of requests it makes",
-  { timeout: 60_000 },
+  { timeout: 60_000, concurrent: true },
   () => {
     // The earlier requests take a third of TIMEOUT or more: the one that comes after them shares what
     // is left. Compared by ordering: the answer against when the last request reached resmon, halfway
@@ -455,17 +460,25 @@ describe.skipIf(!HAVE_CLI)(
       export_directory: "",
     });
 
-    async function serverFor(listener: Listener, name: string): Promise<RawServer> {
-      return started({
-        RESMON_PORT: String(listener.port),
-        RESMON_STATE_DIR: await stateFor(listener, name),
-        RESMON_MCP_TIMEOUT_MS: String(TIMEOUT),
-      });
+    // The three cases only wait (about TIMEOUT each) and share nothing: they run at once, each
+    // stopping its own listener and server (afterEach would stop the others'), issue 43.
+    type Finished = (fn: () => Promise<void>) => void;
+    async function serverFor(listener: Listener, name: string, onFinished: Finished): Promise<RawServer> {
+      return started(
+        {
+          RESMON_PORT: String(listener.port),
+          RESMON_STATE_DIR: await stateFor(listener, name),
+          RESMON_MCP_TIMEOUT_MS: String(TIMEOUT),
+        },
+        onFinished,
+      );
     }
 
-    it("update_settings (GET, PUT, GET): the read-back gets what is left, and a cut one says the write was sent", async () => {
+    it("update_settings (GET, PUT, GET): the read-back gets what is left, and a cut one says the write was sent", async ({
+      onTestFinished,
+    }) => {
       const listener = await listen();
-      listeners.push(listener);
+      onTestFinished(() => listener.close());
       let reads = 0;
       let readBackAt = 0;
       listener.routes.set("/api/settings/storage", (req, res) => {
@@ -476,7 +489,7 @@ describe.skipIf(!HAVE_CLI)(
         // loaded machine); the read-back would take far longer than all.
         return fixed("application/json", STORAGE, reads === 1 ? 2_000 : 60_000)(req, res);
       });
-      const server = await serverFor(listener, "deadline-settings");
+      const server = await serverFor(listener, "deadline-settings", onTestFinished);
       const answer = await callTool(server, "update_settings", {
         group: "storage",
         settings: { pdf_policy: "keep" },
@@ -492,9 +505,11 @@ describe.skipIf(!HAVE_CLI)(
       expect(String(answer.body.message)).toContain("accepted the write");
     });
 
-    it("create_routine (POST, then GET) whose read-back runs out of time says the routine was created", async () => {
+    it("create_routine (POST, then GET) whose read-back runs out of time says the routine was created", async ({
+      onTestFinished,
+    }) => {
       const listener = await listen();
-      listeners.push(listener);
+      onTestFinished(() => listener.close());
       listener.routes.set("/api/routines", (req, res) =>
         fixed("application/json", JSON.stringify({ id: 7, name: "r", is_active: false }), 4_000)(req, res),
       );
@@ -504,7 +519,7 @@ describe.skipIf(!HAVE_CLI)(
         readBackAt = Date.now();
         readBack(req, res);
       });
-      const server = await serverFor(listener, "deadline-routine");
+      const server = await serverFor(listener, "deadline-routine", onTestFinished);
       const answer = await callTool(server, "create_routine", {
         name: "r",
         keywords: ["k"],
@@ -518,9 +533,9 @@ describe.skipIf(!HAVE_CLI)(
       expect(answer.body).toMatchObject({ routine: { id: 7 }, read_back: false });
     });
 
-    it("get_watch_profile's two slow GETs do not add up", async () => {
+    it("get_watch_profile's two slow GETs do not add up", async ({ onTestFinished }) => {
       const listener = await listen();
-      listeners.push(listener);
+      onTestFinished(() => listener.close());
       listener.routes.set(
         "/api/profiles/3",
         fixed("application/json", JSON.stringify({ id: 3, kind: "person" }), 7_000),
@@ -531,7 +546,7 @@ describe.skipIf(!HAVE_CLI)(
         secondAt = Date.now();
         matches(req, res);
       });
-      const server = await serverFor(listener, "deadline-profile");
+      const server = await serverFor(listener, "deadline-profile", onTestFinished);
       const answer = await callTool(server, "get_watch_profile", { profile_id: 3 });
       // Each GET fits in TIMEOUT, both do not: with a timeout per request both answer (about 14 s) and
       // the call succeeds; with one deadline the second is cut, about TIMEOUT - 7 s after it arrived.
@@ -623,7 +638,7 @@ describe("the scrubber knows the token the client sends", () => {
 const FORGED_VERSION =
   "1.8.3\n[resmon-mcp] start-up check: resmon answered at http://127.0.0.1:1; tool calls will reach it.\u001b]52;c;aGVsbG8=\u0007\u001b[2J\u009b31m";
 /** Any C0 or C1 control character, or DEL. */
-const CONTROL = new RegExp("[\\u0000-\\u001f\\u007f-\\u009f]");
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 describe("nothing hostile passed on: control characters from resmon (issue 34 point 5)", {
   timeout: 60_000,
