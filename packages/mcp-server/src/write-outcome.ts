@@ -11,8 +11,8 @@ const isWriteTool = (name: string): name is WriteToolName => Object.hasOwn(WRITE
 /**
  * A write tool's error says what became of its write (the contract's WriteOutcomeDetail), in
  * `detail` and, where it changes what to do next, in words: a write that was sent and got no answer
- * may have happened (a harness that simply retries could do it twice), so the answer names the read
- * that shows whether it did; one that was never sent says so. `cancelled`: the client cancelled the
+ * may have happened (a harness that simply retries could do it twice), so the answer says so first
+ * and names the read that shows whether it did; one that was never sent says so. `cancelled`: the client cancelled the
  * call after its write went out.
  */
 export function withWriteOutcome(
@@ -37,9 +37,16 @@ export function withWriteOutcome(
     outcome = { sent: false, outcome: "not_sent" };
     if (envelope.error === "backend_unavailable") words = "Nothing that changes resmon was sent.";
   }
+  // An unknown outcome leads: a model reading "so this call gave up" first may simply retry.
+  const message =
+    outcome.outcome === "unknown"
+      ? `${words} ${envelope.message}`
+      : words
+        ? `${envelope.message} ${words}`
+        : envelope.message;
   return {
     ...envelope,
-    message: words ? `${envelope.message} ${words}` : envelope.message,
+    message,
     detail: { ...envelope.detail, ...outcome },
   };
 }
