@@ -1,25 +1,19 @@
 // Bundles the bin with everything it needs at run time: @resmon/mcp-contract, @resmon/api-client,
-// the MCP SDK, zod, undici and openapi-fetch. The packed tarball therefore declares no dependencies,
-// and `npx @resmon/mcp-server` installs one package. Two bundles:
-// - dist/resmon-mcp.cjs, the bin: the start-up front alone (cli.ts and what it imports statically),
-//   as CommonJS, because on Node 20 an ES module entry starts ~7 ms later (node sets up its ES module
-//   loader first) and the front answers initialize and tools/list before anything else loads;
-// - dist/sdk-side.js, an ES module, and dist/chunks/ (code splitting): the SDK path and the doctor,
-//   which the bin loads with import() when the session needs them.
-// The two share no state: the front reads no token, and the SDK side scrubs every frame it writes.
+// the MCP SDK, zod, undici and openapi-fetch, into one file, dist/resmon-mcp.cjs. The packed tarball
+// therefore declares no dependencies, and `npx @resmon/mcp-server` installs one package. CommonJS,
+// because on Node 20 an ES module entry starts ~7 ms later (node sets up its ES module loader first).
+// The bench's floor server (tools/bench) is built here too, the same way (`--floor <entry> <out>`).
 // Runs after `tsc` (which type-checks and emits dist/ for the workspace's own tests and the demo).
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const outdir = fileURLToPath(new URL("./dist", import.meta.url));
 const { version } = JSON.parse(await readFile(new URL("./package.json", import.meta.url), "utf8"));
-// Chunk names carry a content hash: clear the last build's so no stale chunk is packed.
-await rm(new URL("./dist/chunks", import.meta.url), { recursive: true, force: true });
-
-// The bin was dist/resmon-mcp.js (an ES module) before it was CommonJS: leave no stale copy behind.
-await rm(new URL("./dist/resmon-mcp.js", import.meta.url), { force: true });
+// Earlier builds' split bundles (the bin before it was one file): leave no stale copy behind.
+for (const old of ["./dist/chunks", "./dist/sdk-side.js", "./dist/resmon-mcp.js"])
+  await rm(new URL(old, import.meta.url), { recursive: true, force: true });
 
 const common = {
   bundle: true,
@@ -54,27 +48,18 @@ const lean = {
   },
 };
 
+const floor = process.argv.indexOf("--floor");
+const [entry, outfile] =
+  floor < 0
+    ? [fileURLToPath(new URL("./src/bin/cli.ts", import.meta.url)), join(outdir, "resmon-mcp.cjs")]
+    : [process.argv[floor + 1], process.argv[floor + 2]];
 await build({
   ...common,
   plugins: [lean],
-  entryPoints: { "sdk-side": fileURLToPath(new URL("./src/bin/sdk-side.ts", import.meta.url)) },
-  outdir,
-  splitting: true,
-  chunkNames: "chunks/[name]-[hash]",
-  format: "esm",
-  // Bundled CommonJS (undici) calls require() for Node built-ins; give the ES module one.
-  banner: {
-    js: 'import { createRequire as __resmonCreateRequire } from "node:module";\nconst require = __resmonCreateRequire(import.meta.url);',
-  },
-});
-
-await build({
-  ...common,
-  entryPoints: { "resmon-mcp": fileURLToPath(new URL("./src/bin/cli.ts", import.meta.url)) },
-  outdir,
-  outExtension: { ".js": ".cjs" },
+  entryPoints: [entry],
+  outfile,
   format: "cjs",
-  // cli.ts finds sdk-side.js beside itself from import.meta.url, which CommonJS spells __filename.
+  // version.ts reads package.json beside itself only unbundled; bundled, the define above answers.
   define: { ...common.define, "import.meta.url": "__resmonEntryUrl" },
   banner: {
     js: '"use strict";\nconst __resmonEntryUrl = require("node:url").pathToFileURL(__filename).href;',
@@ -90,13 +75,6 @@ await build({
  */
 const escapeNonAscii = (text) =>
   text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-const outputs = [
-  join(outdir, "resmon-mcp.cjs"),
-  join(outdir, "sdk-side.js"),
-  ...(await readdir(join(outdir, "chunks"))).map((name) => join(outdir, "chunks", name)),
-];
-for (const file of outputs) {
-  const text = await readFile(file, "utf8");
-  const ascii = escapeNonAscii(text);
-  if (ascii !== text) await writeFile(file, ascii);
-}
+const text = await readFile(outfile, "utf8");
+const ascii = escapeNonAscii(text);
+if (ascii !== text) await writeFile(outfile, ascii);

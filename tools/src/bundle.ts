@@ -2,7 +2,7 @@
  * `pnpm bundle`: the Claude Desktop bundle, `packages/mcp-server/dist/resmon-mcp-<version>.mcpb`,
  * built with the MCP Bundles CLI (`@anthropic-ai/mcpb`, pinned in npm-tools.ts). Staged in a
  * temporary directory: `bundle/manifest.json` (with the contract's tools listed), `bundle/launch.mjs`
- * and the bin the npm tarball ships (`dist/resmon-mcp.cjs`, `dist/chunks/`) under `server/`; then
+ * and the bin the npm tarball ships (`dist/resmon-mcp.cjs`) under `server/`; then
  * `mcpb validate` and `mcpb pack`. Needs `pnpm build` first. pack-check unpacks and starts it.
  */
 import { execFile } from "node:child_process";
@@ -56,8 +56,6 @@ export async function stageBundle(stage: string): Promise<void> {
   await writeFile(join(stage, "manifest.json"), `${JSON.stringify(await bundleManifest(), null, 2)}\n`);
   await cp(join(BUNDLE_SOURCE, "launch.mjs"), join(stage, "server", "launch.mjs"));
   await cp(join(dist, "resmon-mcp.cjs"), join(stage, "server", "resmon-mcp.cjs"));
-  await cp(join(dist, "sdk-side.js"), join(stage, "server", "sdk-side.js"));
-  await cp(join(dist, "chunks"), join(stage, "server", "chunks"), { recursive: true });
   await cp(join(SERVER_DIR, "README.md"), join(stage, "README.md"));
 }
 

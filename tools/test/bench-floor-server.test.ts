@@ -14,10 +14,6 @@ import { floorServer } from "../src/bench/launch.js";
 import { measureMemory } from "../src/bench/memory.js";
 import { StdioRpc } from "../src/bench/rpc.js";
 
-const BRIDGE = {
-  command: process.execPath,
-  args: [join(import.meta.dirname, "..", "src", "bench", "bridge.mjs")],
-};
 const FLOOR = floorServer();
 
 let kit: Testkit;
@@ -76,18 +72,4 @@ describe("a call after the opening", () => {
       expect(ms).toBeLessThan(1_000);
     }
   }, 60_000);
-
-  it("has the bridge's --warm make its health request before any call, as the server's warm-up does", async () => {
-    const rpc = new StdioRpc(BRIDGE.command, [...BRIDGE.args, "--warm"], serverEnv(kit));
-    const before = kit.requests.length;
-    try {
-      await rpc.handshake();
-      const deadline = Date.now() + 20_000;
-      while (!kit.requests.slice(before).some((r) => r.path === "/api/health") && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(kit.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toContain("GET /api/health");
-    } finally {
-      await rpc.close();
-    }
-  }, 30_000);
 });

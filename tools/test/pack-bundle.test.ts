@@ -3,7 +3,7 @@
  * self-contained and starts. The slow proof (pack, npm install, npx, MCP Inspector) is
  * `pnpm pack:check`; this catches a broken bundle inside `pnpm test` in about a second.
  */
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,8 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_DIR } from "../src/pack-snippets.js";
 
 const BUNDLE = join(SERVER_DIR, "dist", "resmon-mcp.cjs");
-const SDK_SIDE = join(SERVER_DIR, "dist", "sdk-side.js");
-const CHUNKS = join(SERVER_DIR, "dist", "chunks");
 const manifest = JSON.parse(await readFile(join(SERVER_DIR, "package.json"), "utf8")) as Record<
   string,
   unknown
@@ -52,41 +50,25 @@ function importedSpecifiers(code: string): string[] {
 }
 
 describe("the shipped bin", { timeout: 30_000 }, () => {
-  it("declares no dependencies: what it needs is inside the bin and its chunks", () => {
+  it("declares no dependencies: what it needs is inside the one bin file", () => {
     expect(manifest.dependencies).toBeUndefined();
     expect(manifest.bin).toEqual({ "resmon-mcp": "./dist/resmon-mcp.cjs" });
     expect(manifest.files).toContain("dist/resmon-mcp.cjs");
-    expect(manifest.files).toContain("dist/sdk-side.js");
-    expect(manifest.files).toContain("dist/chunks");
   });
 
-  it("is CommonJS up to the hand-over: an ES module entry starts ~7 ms later on Node 20", async () => {
+  it("is CommonJS (an ES module entry starts ~7 ms later on Node 20) and imports only Node's built-ins", async () => {
     const code = await readFile(BUNDLE, "utf8");
     expect(code.startsWith("#!/usr/bin/env node\n")).toBe(true);
     expect(code).not.toMatch(/^(import|export)\s/m);
-    // The SDK side is reached only by a computed import() at the hand-over, never statically.
+    const builtin = (s: string) => s.startsWith("node:") || builtinModules.includes(s);
     const specifiers = importedSpecifiers(code);
     expect(specifiers).toContain("node:url");
-    expect(specifiers.filter((s) => !s.startsWith("node:"))).toEqual([]);
-    expect(code).toContain('import(new URL("./sdk-side.js", __resmonEntryUrl).href)');
-  });
-
-  it("imports nothing but Node's built-ins and its own chunks", async () => {
-    const files = [BUNDLE, SDK_SIDE, ...(await readdir(CHUNKS)).map((f) => join(CHUNKS, f))];
-    const specifiers = new Set<string>();
-    for (const file of files)
-      for (const s of importedSpecifiers(await readFile(file, "utf8"))) specifiers.add(s);
-    const builtin = (s: string) => s.startsWith("node:") || builtinModules.includes(s);
-    // The entry reaches its chunks as ./chunks/x.js; a chunk reaches its siblings as ./x.js.
-    const ownChunk = (s: string) => /^\.\/(chunks\/)?[\w.-]+\.js$/.test(s);
-    expect([...specifiers].filter((s) => !builtin(s) && !ownChunk(s))).toEqual([]);
-    expect(specifiers).toContain("node:module");
+    expect(specifiers.filter((s) => !builtin(s))).toEqual([]);
   });
 
   it("carries the v2 server SDK, and nothing of the old @modelcontextprotocol/sdk", async () => {
     // esbuild marks each bundled module with its path: the packages inside are named there.
-    const files = [BUNDLE, SDK_SIDE, ...(await readdir(CHUNKS)).map((f) => join(CHUNKS, f))];
-    const text = (await Promise.all(files.map((f) => readFile(f, "utf8")))).join("\n");
+    const text = await readFile(BUNDLE, "utf8");
     const packages = new Set(
       [...text.matchAll(/node_modules\/\.pnpm\/(@modelcontextprotocol\+[a-z-]+)@(\d+)/g)].map(
         (m) => `${m[1]}@${m[2]}`,
@@ -98,11 +80,8 @@ describe("the shipped bin", { timeout: 30_000 }, () => {
   it("turns on no promise hooks: on Node 20 they tax every promise of every call", async () => {
     // AsyncLocalStorage (and async_hooks.createHook) install V8 promise hooks for the whole process;
     // a call's deadline is passed down explicitly instead (Backend.forCall). Comments aside.
-    const files = [BUNDLE, SDK_SIDE, ...(await readdir(CHUNKS)).map((f) => join(CHUNKS, f))];
-    for (const file of files) {
-      const code = (await readFile(file, "utf8")).replace(/^\s*(\/\/|\*).*$/gm, "");
-      expect(code, file).not.toMatch(/new AsyncLocalStorage|\bcreateHook\(/);
-    }
+    const code = (await readFile(BUNDLE, "utf8")).replace(/^\s*(\/\/|\*).*$/gm, "");
+    expect(code).not.toMatch(/new AsyncLocalStorage|\bcreateHook\(/);
   });
 
   it("the specifier scan sees a bare import", () => {
@@ -129,32 +108,6 @@ describe("the shipped bin", { timeout: 30_000 }, () => {
       expect(JSON.stringify(health.structuredContent)).toContain(kit.runtimeId);
     } finally {
       await client.close();
-    }
-  });
-});
-
-describe("prepack (prune-chunks.mjs)", () => {
-  it("removes a chunk the bin does not import and keeps every one it does", async () => {
-    const { cp, writeFile } = await import("node:fs/promises");
-    const { execFileSync } = await import("node:child_process");
-    const copy = await mkdtemp(join(tmpdir(), "resmon-prune-"));
-    try {
-      await cp(join(SERVER_DIR, "prune-chunks.mjs"), join(copy, "prune-chunks.mjs"));
-      await cp(join(SERVER_DIR, "dist", "resmon-mcp.cjs"), join(copy, "dist", "resmon-mcp.cjs"));
-      await cp(join(SERVER_DIR, "dist", "sdk-side.js"), join(copy, "dist", "sdk-side.js"));
-      await cp(CHUNKS, join(copy, "dist", "chunks"), { recursive: true });
-      const before = (await readdir(join(copy, "dist", "chunks"))).sort();
-      // What a turbo cache restore over an older build can leave behind.
-      await writeFile(join(copy, "dist", "chunks", "sdk-STALE000.js"), "export {};\n");
-      execFileSync(process.execPath, [join(copy, "prune-chunks.mjs")], { stdio: "pipe" });
-      const after = (await readdir(join(copy, "dist", "chunks"))).sort();
-      expect(after).not.toContain("sdk-STALE000.js");
-      // The live build has no stale chunk of its own here only if a clean build made it; every
-      // chunk kept must be one the bin imports, and the bin must still start and answer --help.
-      expect(after.every((name) => before.includes(name))).toBe(true);
-      execFileSync(process.execPath, [join(copy, "dist", "resmon-mcp.cjs"), "--help"], { stdio: "pipe" });
-    } finally {
-      await rm(copy, { recursive: true, force: true });
     }
   });
 });

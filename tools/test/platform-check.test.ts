@@ -132,7 +132,7 @@ describe.skipIf(!existsSync(join(SERVER_DIR, "dist", "resmon-mcp.cjs")))("pnpm p
 
 describe("build scripts take file paths as every platform spells them", () => {
   it("no build script makes a path of a file URL's pathname (/C:/… on Windows, %20 for a space)", () => {
-    for (const file of ["packages/mcp-server/build.mjs", "packages/mcp-server/gen-first-answers.mjs"]) {
+    for (const file of ["packages/mcp-server/build.mjs"]) {
       const text = readFileSync(join(REPO_ROOT, file), "utf8");
       expect(text, file).not.toMatch(/new URL\([^)]*\)\.pathname/);
     }

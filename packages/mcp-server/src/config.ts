@@ -2,7 +2,7 @@
  * The server's configuration: every RESMON_* variable it or its libraries read, declared once in
  * VARIABLES (what it names, what it takes, its default), parsed once into a typed Config. This is
  * the one module of the server that reads process.env; the libraries get values or `env` from here.
- * No zod, no SDK: the bin's start-up front imports it. `--help`, `doctor`'s variables and the
+ * No zod, no SDK: the bin reads it before it loads either. `--help`, `doctor`'s variables and the
  * READMEs' tables (a figure, tools/src/figures) are rendered from VARIABLES.
  *
  * A value that cannot be used is never silently replaced by the default: the server says so on

@@ -1,21 +1,20 @@
-import { CONTRACT_VERSION, INSTRUCTIONS, SERVER_NAME } from "./generated/identity.js";
+import { CONTRACT_VERSION, SERVER_NAME, serverInstructions } from "@resmon/mcp-contract";
 import { PACKAGE_VERSION } from "./version.js";
 
 /**
- * Who this server says it is in its initialize answer. No zod, no SDK: the start-up front
- * (front.ts) answers initialize with it before either is loaded, and the SDK path uses the same.
+ * Who this server says it is in its opening answer (initialize, server/discover): its name and
+ * version, and the contract it serves in its description and instructions.
  */
 export interface HostInfo {
   info: { name: string; version: string; title: string; description: string };
   instructions: string;
-  initializeMeta: Record<string, unknown>;
 }
 
-/** The server's identity line, then the contract's instructions (serverInstructions), generated into identity.ts. */
+/** The server's identity line, then the contract's instructions (serverInstructions). */
 export function instructionsText(readOnly: boolean): string {
   return [
     `resmon MCP server, contract ${CONTRACT_VERSION} (package @resmon/mcp-server ${PACKAGE_VERSION}).`,
-    readOnly ? INSTRUCTIONS.readOnly : INSTRUCTIONS.full,
+    serverInstructions(readOnly),
   ].join("\n");
 }
 
@@ -28,10 +27,5 @@ export function hostInfo(readOnly: boolean): HostInfo {
       description: `resmon MCP tool surface, contract ${CONTRACT_VERSION}, for resmon 1.6 and later`,
     },
     instructions: instructionsText(readOnly),
-    initializeMeta: {
-      contract_version: CONTRACT_VERSION,
-      package_version: PACKAGE_VERSION,
-      read_only: readOnly,
-    },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * What the server offers the protocol layer (protocol/sdk.ts serves it over the SDK): its identity,
+ * What the server offers the protocol layer (serve.ts serves it over the SDK): its identity,
  * the tools, prompts and resources. Plain types: nothing here knows the SDK.
  */
 type Json = Record<string, unknown>;
@@ -19,8 +19,6 @@ export type Progress = { progress: number; total?: number; message: string };
 export interface ToolHost {
   info: { name: string; version: string; title?: string; description?: string };
   instructions: string;
-  /** Added to the opening answer's _meta (initialize, server/discover): the contract version etc. */
-  initializeMeta: Record<string, unknown>;
   listTools(): readonly Record<string, unknown>[];
   /**
    * A call's answer or error envelope; `signal` aborts when the client cancels it

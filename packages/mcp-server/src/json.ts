@@ -1,4 +1,4 @@
-/** Guards for parsed JSON values (no schema library: the start-up front uses them before zod loads). */
+/** Guards for parsed JSON values (no schema library). */
 export type Json = Record<string, unknown>;
 
 export const isPlain = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,6 +1,6 @@
 /**
  * This server never asks the client for input, so the SDK's elicitation-answer validator (Ajv) is
- * never needed: one that refuses stands in (protocol/sdk.ts hands it to the SDK's Server), and
+ * never needed: one that refuses stands in (serve.ts hands it to the SDK's Server), and
  * start-up does not build it.
  */
 export const NO_ELICITATION_VALIDATOR = {

@@ -2,7 +2,7 @@ import { PROGRESS_MAX_PER_SECOND } from "@resmon/mcp-contract";
 
 /**
  * A tool call's progress, as the harness sees it: `notifications/progress` for the request's
- * progressToken (protocol/sdk.ts sends them; this module knows no SDK). A handler reports
+ * progressToken (serve.ts sends them; this module knows no SDK). A handler reports
  * `{stage, done, total, message}` as its work moves; what goes out is one scale for the whole call
  * (a later stage counts on from where the earlier one ended), strictly increasing, at most
  * PROGRESS_MAX_PER_SECOND a second (a report inside the interval waits and is replaced by a newer

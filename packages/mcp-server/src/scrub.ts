@@ -3,10 +3,7 @@
  * answer or a log; this one replaces any token this process has read with a placeholder in
  * everything written to stdout and stderr, in case the first ever fails.
  */
-/**
- * Every secret this process read. The bin's CommonJS front has its own copy of this module and
- * never reads the token; the SDK side, which reads it, scrubs every frame and log line it writes.
- */
+/** Every secret this process read: each frame and log line it writes is scrubbed of them. */
 const secrets = new Set<string>();
 const PLACEHOLDER = "<redacted>";
 // An Authorization header value, whatever the token, is never something to print.

@@ -1,3 +1,4 @@
+import type { Transport } from "@modelcontextprotocol/server";
 import {
   type ErrorEnvelope,
   isListedReadOnly,
@@ -24,11 +25,10 @@ import { hostInfo } from "./host-info.js";
 import { log } from "./log.js";
 import { type ProgressReport, progressReporter } from "./progress.js";
 import { getPrompt, listPrompts } from "./prompts.js";
-import { serveSession } from "./protocol/sdk.js";
-import type { OpenSession, Session } from "./protocol/stdio.js";
 import { createScanResources, evidenceLinks, type ScanResources } from "./resources.js";
 import { scanEngineFor } from "./scan.js";
 import { scrubJson } from "./scrub.js";
+import { type StdioStreams, serve } from "./serve.js";
 import { withWriteOutcome } from "./write-outcome.js";
 
 export interface ServerOptions {
@@ -100,7 +100,7 @@ interface HeldOutcome {
   release: () => void;
 }
 
-/** The tools, unscrubbed: the server scrubs each frame it writes (protocol/sdk.ts). */
+/** The tools, unscrubbed: the server scrubs each frame it writes (serve.ts). */
 function toolsFor(options: ServerOptions): ResmonTools & {
   callHeld(...args: Parameters<ResmonTools["call"]>): Promise<HeldOutcome>;
 } {
@@ -119,8 +119,7 @@ function toolsFor(options: ServerOptions): ResmonTools & {
     scanEngine ??= scanEngineFor(config);
     return scanEngine;
   };
-  // Built on first use: the bin's start-up front answers tools/list from generated text, so after
-  // its hand-over this zod → JSON Schema conversion of every tool is work the first call need not wait for.
+  // Built on first use (the first tools/list): the zod → JSON Schema conversion of every tool.
   let entries: ToolsListEntry[] | undefined;
 
   /** `sent` is told the call's record of its writes, once it has one; `signal` cancels the call. */
@@ -199,8 +198,8 @@ function withLinks(name: string, outcome: ToolOutcome): ToolOutcome & { links?: 
 }
 
 export interface McpServerHandle {
-  /** Serve one session, in either protocol era: parsed messages in, scrubbed frames out (protocol/stdio.ts). */
-  open: OpenSession;
+  /** Serve one connection, in either protocol era, over `transport` (the bin: the SDK's StdioServerTransport). */
+  serve(transport: Transport, streams?: StdioStreams): { close(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -219,7 +218,6 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
  */
 export function createServer(options: ServerOptions = {}): { server: McpServerHandle; tools: ResmonTools } {
   const tools = toolsFor(options);
-  // The same identity the recorded opening answers carry (gen-first-answers.mjs records them from here).
   const host: ToolHost = {
     ...hostInfo(tools.readOnly),
     listTools: () => tools.list() as unknown as Record<string, unknown>[],
@@ -228,7 +226,7 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
       const reporter = notify && reportsProgress(name) ? progressReporter(notify) : undefined;
       try {
         const { outcome, release } = await tools.callHeld(name, args, reporter?.report, signal);
-        // The session gives back the room once the answer's frame has left stdout (protocol/sdk.ts).
+        // The session gives back the room once the answer's frame has left stdout (serve.ts).
         return { ...withLinks(name, outcome), release };
       } finally {
         // Never rejects (its sends are caught), so the release above always reaches the session.
@@ -241,11 +239,11 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
     },
     resources: tools.resources,
   };
-  const served: Session[] = [];
+  const served: { close(): Promise<void> }[] = [];
   return {
     server: {
-      open: (io, opening, replayed) => {
-        const session = serveSession(host, io, opening, replayed);
+      serve: (transport, streams) => {
+        const session = serve(host, transport, streams);
         served.push(session);
         return session;
       },

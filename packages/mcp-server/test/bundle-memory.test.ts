@@ -2,29 +2,25 @@
  * What the published bundle keeps in memory (issue 31), checked on the built files (build.mjs):
  * every script is ASCII (V8 keeps a script with one non-Latin-1 character as two bytes a character),
  * Ajv is not bundled (the server passes its own validator, src/bin/sdk-shims.ts), zod brings only
- * its English locale, and the SDK side sets V8 for a stdio server before it loads the SDK
- * (src/bin/v8-settings.ts), while the bin's front, which answers the opening, never loads node:v8.
+ * its English locale, and the bin sets V8 for a stdio server before it loads the SDK
+ * (src/bin/v8-settings.ts).
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const DIST = join(import.meta.dirname, "..", "dist");
-const scripts = [
-  join(DIST, "resmon-mcp.cjs"),
-  join(DIST, "sdk-side.js"),
-  ...readdirSync(join(DIST, "chunks")).map((name) => join(DIST, "chunks", name)),
-];
-const all = scripts.map((file) => ({ file, text: readFileSync(file, "utf8") }));
+const BIN = join(DIST, "resmon-mcp.cjs");
+const all = [{ file: BIN, text: readFileSync(BIN, "utf8") }];
 const SETTINGS = join(DIST, "bin", "v8-settings.js");
 /** A module that sets nothing, imported instead of the settings for the comparison. */
 const NOTHING = join(DIST, "version.js");
 /** Imports the module named by the first argument and applies its settings, if it has them. */
 const APPLY =
   'import(require("node:url").pathToFileURL(process.argv[1]).href).then((m)=>{m.applyV8Settings?.();';
-const SDK_SIDE = readFileSync(join(DIST, "sdk-side.js"), "utf8");
+const BIN_TEXT = all[0]?.text ?? "";
 
 describe("the published bundle", () => {
   it("is ASCII only, so V8 keeps each script one byte a character", () => {
@@ -42,13 +38,8 @@ describe("the published bundle", () => {
     expect([...new Set(zodLocales)].filter((l) => l !== "index")).toEqual(["en"]);
   });
 
-  it("leaves node:v8 out of the bin's front: a cold start to tools/list does not load it", () => {
-    // Loading node:v8 took 1.4-2.7 ms of a ~5 ms start-up (measured alone, five runs).
-    expect(readFileSync(join(DIST, "resmon-mcp.cjs"), "utf8")).not.toMatch(/node:v8/);
-  });
-
   it("keeps the young generation sized: no growth of the new space past its first size", () => {
-    // The SDK side sets the growth factor; a script that applies the settings the same way sees the flag.
+    // The bin sets the growth factor; a script that applies the settings the same way sees the flag.
     const probe =
       APPLY +
       'const v8=require("node:v8");' +
@@ -60,7 +51,7 @@ describe("the published bundle", () => {
     const grown = run([NOTHING]);
     expect(sized).toBeLessThanOrEqual(4 * 2 ** 20);
     expect(grown).toBeGreaterThan(sized);
-    expect(SDK_SIDE).toMatch(/semi-space-growth-factor=1/);
+    expect(BIN_TEXT).toMatch(/semi-space-growth-factor=1/);
   });
 
   it("runs undici's HTTP parser (WebAssembly) as Liftoff compiles it: no tier-up peak at the first requests", () => {
@@ -84,7 +75,7 @@ describe("the published bundle", () => {
     const tiered = rise(NOTHING);
     expect(settled).toBeLessThan(15);
     expect(tiered).toBeGreaterThan(settled + 10);
-    expect(SDK_SIDE).toMatch(/--liftoff-only/);
+    expect(BIN_TEXT).toMatch(/--liftoff-only/);
   });
 
   it("grows the old generation by a fifth over what a full collection left", () => {
@@ -106,6 +97,6 @@ describe("the published bundle", () => {
     // With only the young generation kept small, 99 MiB; with nothing set, ~60.
     expect(settled).toBeLessThan(50);
     expect(highest(NOTHING)).toBeGreaterThan(settled + 10);
-    expect(SDK_SIDE).toMatch(/--heap-growing-percent=20/);
+    expect(BIN_TEXT).toMatch(/--heap-growing-percent=20/);
   });
 });

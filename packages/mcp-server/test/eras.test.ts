@@ -129,10 +129,11 @@ describe.skipIf(!HAVE_CLI)("raw JSON-RPC, 2026-07-28 era", () => {
       instructions: expect.stringContaining(`contract ${CONTRACT_VERSION}`),
       resultType: "complete",
       _meta: {
-        contract_version: CONTRACT_VERSION,
-        package_version: PACKAGE_VERSION,
-        read_only: false,
-        "io.modelcontextprotocol/serverInfo": { name: "resmon", version: PACKAGE_VERSION },
+        "io.modelcontextprotocol/serverInfo": {
+          name: "resmon",
+          version: PACKAGE_VERSION,
+          description: expect.stringContaining(`contract ${CONTRACT_VERSION}`),
+        },
       },
     });
   });
@@ -202,8 +203,11 @@ describe.skipIf(!HAVE_CLI)("raw JSON-RPC, the opening", () => {
         expect(init.result).toMatchObject({
           protocolVersion,
           capabilities: { tools: {} },
-          serverInfo: { name: "resmon", version: PACKAGE_VERSION },
-          _meta: { contract_version: CONTRACT_VERSION, read_only: false },
+          serverInfo: {
+            name: "resmon",
+            version: PACKAGE_VERSION,
+            description: expect.stringContaining(`contract ${CONTRACT_VERSION}`),
+          },
         });
         server.send({ method: "notifications/initialized" });
         const list = await server.request(2, "tools/list");

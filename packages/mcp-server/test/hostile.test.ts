@@ -265,9 +265,8 @@ describe.skipIf(!HAVE_CLI)("the built server against a hostile backend", { timeo
     // TIMEOUT leaves a loaded machine room to find resmon and send the request after it.
     const TIMEOUT = 6_000;
     const PROBE_MS = 2_000;
-    // Until the server's own start-up requests are done (its warm-up call and the start-up probe),
-    // health refuses, so nothing is found and kept: the call below finds resmon itself. Were the
-    // warm-up's discovery still running when the call came, the call would join it part-way.
+    // Until the server's own start-up request is done (the start-up probe), health refuses, so
+    // nothing is found and kept: the call below finds resmon itself.
     let slow = false;
     // Then health answers slowly, and the tool's own route never answers.
     listener.routes.set("/api/health", (_req, res) => {

@@ -42,13 +42,13 @@ describe.skipIf(!HAVE_CLI)("resmon-mcp over stdio, raw JSON-RPC", () => {
     );
   });
 
-  it("initialize reports serverInfo resmon, the package version, and the contract version in _meta", async () => {
+  it("initialize reports serverInfo resmon, the package version, and the contract version", async () => {
     const frame = await server.initialize();
     const result = frame.result as Record<string, unknown>;
-    expect(result.serverInfo).toMatchObject({ name: "resmon", version: PACKAGE_VERSION });
-    expect(result._meta).toMatchObject({
-      contract_version: CONTRACT_VERSION,
-      package_version: PACKAGE_VERSION,
+    expect(result.serverInfo).toMatchObject({
+      name: "resmon",
+      version: PACKAGE_VERSION,
+      description: expect.stringContaining(`contract ${CONTRACT_VERSION}`),
     });
     expect(result.instructions).toContain(`contract ${CONTRACT_VERSION}`);
   });

@@ -44,6 +44,3 @@ process.stdin.on("data", (chunk) => {
   }
 });
 process.stdin.on("end", () => process.exit(0));
-
-// `--warm`: one health request at start, as the server's warm-up makes (the first-call figure's floor).
-if (process.argv.includes("--warm")) client.GET("/api/health");

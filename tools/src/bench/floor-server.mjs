@@ -1,9 +1,10 @@
-// The memory and cold-start floor for "an MCP server on this SDK": @modelcontextprotocol/server's
+// The cold-start and memory floor for "an MCP server on this SDK": @modelcontextprotocol/server's
 // McpServer behind its serveStdio entry (both protocol eras, as the real server serves them), with
 // as many trivial tools as the real server has (the first argument; the bench passes the contract
-// table's count, so it cannot go stale), each taking no arguments and answering one short text. No HTTP client, no contract, no validation beyond the SDK's own. Plain JavaScript, so it
-// starts without a TypeScript loader, like the built server. Tool `t0` is named `health` so the
-// bench's calls reach it unchanged.
+// table's count, so it cannot go stale), each taking no arguments and answering one short text. No
+// HTTP client, no contract, no validation beyond the SDK's own. The bench runs it bundled by the
+// server's own build.mjs (`--floor`, launch.ts: built the same way); unbundled it runs as is. Tool 0
+// is named `health` so the bench's calls reach it unchanged.
 import { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";

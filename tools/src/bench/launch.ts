@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { TOOLS } from "@resmon/mcp-contract";
 import type { Launch } from "./coldstart.js";
 
-/** The floor server (floor-server.mjs), given the contract table's tool count. */
+/** The floor server (floor-server.mjs) as is, given the contract table's tool count (the tests). */
 export function floorServer(): Launch {
   return {
     command: process.execPath,
@@ -37,6 +37,17 @@ export function builtServer(): Launch {
   const path = join(dir, bin);
   if (!existsSync(path)) throw new Error(`${path} is missing: run pnpm build first`);
   return { command: process.execPath, args: [path] };
+}
+
+/**
+ * The floor server (floor-server.mjs) bundled by the server's own build.mjs into `workDir`: the same
+ * esbuild settings, shims and CommonJS output as the bin, so the two start alike.
+ */
+export async function builtFloorServer(workDir: string): Promise<Launch> {
+  const out = join(workDir, "floor-server.cjs");
+  const entry = join(import.meta.dirname, "floor-server.mjs");
+  await run(process.execPath, [join(serverPackageDir(), "build.mjs"), "--floor", entry, out]);
+  return { command: process.execPath, args: [out, String(TOOLS.length)] };
 }
 
 export type Packed = { ok: true; launch: Launch } | { ok: false; reason: string };

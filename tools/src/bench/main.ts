@@ -5,7 +5,8 @@
  * committed tools/bench/results/short.json or full.json the docs quote). `--compare` also measures
  * another build of the bin (say, a copy of an older dist/resmon-mcp.cjs, beside its package.json)
  * in the same run, for before/after tables. Memory and cold start also measure the floor server
- * (the same SDK with as many trivial tools as the table, floor-server.mjs). A figure that misses, or cannot be true,
+ * (the same SDK with the contract's number of trivial tools, floor-server.mjs, bundled by the
+ * server's own build.mjs), the floor every cold-start goal is held to. A figure that misses, or cannot be true,
  * is reported as a miss in the table and its summary; the run is never failed for it (`--strict`
  * exits 1 on a goal miss).
  * See tools/bench/RESULTS.md for recorded runs.
@@ -13,7 +14,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
-import { TOOLS } from "@resmon/mcp-contract";
 import { cleanEnv, serverEnv, startTestkit, type Testkit } from "@resmon/testkit";
 import {
   type Era,
@@ -26,7 +26,7 @@ import {
 } from "./coldstart.js";
 import { floorRssMiB } from "./floor-rss.js";
 import { measureInProcess } from "./inprocess.js";
-import { builtServer, floorServer, packedServer } from "./launch.js";
+import { builtFloorServer, builtServer, floorServer, packedServer } from "./launch.js";
 import { type MemoryReport, measureMemory } from "./memory.js";
 import {
   inProcessBackend,
@@ -51,14 +51,13 @@ const nodeScript = (path: string): Launch => ({ command: process.execPath, args:
 const SAME_PROCESS = "stand-in inside the bench process";
 const BRIDGE = nodeScript(join(import.meta.dirname, "bridge.mjs"));
 const BRIDGE_LABEL = "minimal stdio bridge, bench/bridge.mjs";
-/** The bridge making one health request at start, as the server's warm-up does. */
-const WARMED_BRIDGE: Labelled = {
-  label: `${BRIDGE_LABEL} --warm`,
-  launch: { command: BRIDGE.command, args: [...BRIDGE.args, "--warm"] },
-};
-/** The floor for "an MCP server on this SDK": the same SDK with the table's count of trivial tools (floor-server.mjs). */
+const PLAIN_BRIDGE: Labelled = { label: BRIDGE_LABEL, launch: BRIDGE };
+/**
+ * The floor for "an MCP server on this SDK": the same SDK with the contract's number of trivial
+ * tools (floor-server.mjs), built as the bin is; set once built (launchesOf).
+ */
 const FLOOR_SERVER: Labelled = {
-  label: `floor server (same SDK, ${TOOLS.length} trivial tools)`,
+  label: "floor server (same SDK and tool count, built alike)",
   launch: floorServer(),
 };
 
@@ -199,6 +198,7 @@ const eraLabel = (era: Era) =>
 /** The builds measured: the built bin, the packed tarball where it packs, and each `--compare`. */
 async function launchesOf(stateDir: string): Promise<{ launches: Labelled[]; packed: string | null }> {
   const launches: Labelled[] = [{ label: "built server", launch: builtServer() }];
+  FLOOR_SERVER.launch = await builtFloorServer(stateDir);
   const packed = await packedServer(stateDir);
   if (packed.ok) launches.push({ label: PACKED_LABEL, launch: packed.launch });
   for (const { label, bin } of compared) launches.push({ label, launch: nodeScript(bin) });
@@ -234,9 +234,8 @@ async function probeEra(launches: Labelled[], env: Record<string, string>, era: 
 }
 
 /**
- * Backend requests in the stand-in's log, those the server makes by itself once the session is under
- * way apart: the start-up probe's discovery and the warm-up health call (GET /api/health), and the
- * route list that call reads (GET /openapi.json).
+ * Backend requests in the stand-in's log, those the server makes by itself apart: the start-up
+ * probe's discovery (GET /api/health), and the route list the first call reads (GET /openapi.json).
  */
 const AT_START = (r: { method: string; path: string }) =>
   r.method === "GET" && (r.path === "/api/health" || r.path === "/openapi.json");
@@ -248,9 +247,9 @@ function requestsOf(kit: Testkit): { atStart: number; other: string[] } {
 }
 
 /**
- * Cold start to tools/list in both eras, each build and the floor server beside bare node; the
- * backend requests those starts made (none but the start-up probe's and warm-up's); then spawn →
- * first call.
+ * What a user waits on at start, in both eras: spawn → tools/list and spawn → the first tool call
+ * answered, each build against the floor server measured interleaved in the same run (bare node
+ * beside it, as information); and the backend requests those starts made (none but the probe's).
  */
 async function coldStartPhase(kit: Testkit, launches: Labelled[]): Promise<Phase> {
   const env = serverEnv(kit);
@@ -261,26 +260,30 @@ async function coldStartPhase(kit: Testkit, launches: Labelled[]): Promise<Phase
     const serving = await servingEra(launches, env, era);
     say(`cold start, ${era} era: ${settings.coldRounds} rounds…`);
     const cold = await measureColdStart([...serving, FLOOR_SERVER], env, settings.coldRounds, era);
+    const floor = cold.servers.find((server) => server.label === FLOOR_SERVER.label)?.median ?? Number.NaN;
     for (const server of cold.servers) {
       const isFloor = server.label === FLOOR_SERVER.label;
-      const ratio = server.median / cold.floor.median;
-      rows.push(
-        row(
-          `cold start to tools/list, ${eraLabel(era)}, ${server.label} (median)`,
-          "ms",
-          server.median,
-          cold.floor.median,
-          isFloor ? "info" : "ratio ≤ 1.3",
-          isFloor ? null : ratio <= 1.3,
-        ),
-      );
+      const what = `spawn → tools/list answered, ${eraLabel(era)}, ${server.label} (median)`;
+      if (!isFloor)
+        rows.push(
+          row(
+            `${what} vs the floor server's`,
+            "ms",
+            server.median,
+            floor,
+            "ratio ≤ 1.2",
+            server.median / floor <= 1.2,
+          ),
+        );
+      // Bare node (start, read a line, echo it): information only, what no MCP server can go below.
+      rows.push(row(`${what} vs bare node`, "ms", server.median, cold.floor.median, "info", null));
     }
     json[`coldStart.${era}`] = cold;
   }
   const atStart = requestsOf(kit);
   rows.push(
     row(
-      "backend requests during all cold starts to tools/list, the start-up probe's and warm-up's apart (discovery stays lazy)",
+      "backend requests during all cold starts to tools/list, the start-up probe's apart (discovery stays lazy)",
       "",
       atStart.other.length,
       null,
@@ -288,7 +291,7 @@ async function coldStartPhase(kit: Testkit, launches: Labelled[]): Promise<Phase
       atStart.other.length === 0,
     ),
     row(
-      "the start-up probe's and warm-up's requests during those cold starts (GET /api/health, /openapi.json)",
+      "the start-up probe's requests during those cold starts (GET /api/health, /openapi.json)",
       "",
       atStart.atStart,
       null,
@@ -300,18 +303,17 @@ async function coldStartPhase(kit: Testkit, launches: Labelled[]): Promise<Phase
   for (const era of ["legacy", "modern"] as const) {
     say(`first tool call after start, ${era} era…`);
     const serving = await servingEra(launches, env, era);
-    const firstCall = await measureFirstCall(serving, env, Math.ceil(settings.coldRounds / 3), era);
-    for (const f of firstCall)
-      rows.push(
-        row(
-          `spawn → tools/list → first call (health) answered, ${eraLabel(era)}, ${f.label} (median)`,
-          "ms",
-          f.median,
-          f.floor,
-          "info",
-          null,
-        ),
-      );
+    const firstCall = await measureFirstCall([...serving, FLOOR_SERVER], env, settings.coldRounds, era);
+    const floor = firstCall.find((f) => f.label === FLOOR_SERVER.label)?.median ?? Number.NaN;
+    for (const f of firstCall) {
+      const isFloor = f.label === FLOOR_SERVER.label;
+      const what = `spawn → first tool call (health) answered, ${eraLabel(era)}, ${f.label} (median)`;
+      if (!isFloor)
+        rows.push(
+          row(`${what} vs the floor server's`, "ms", f.median, floor, "ratio ≤ 1.1", f.median / floor <= 1.1),
+        );
+      rows.push(row(`${what} vs bare node`, "ms", f.median, f.floor, "info", null));
+    }
     json[`firstCall.${era}`] = firstCall;
   }
   return { rows, json };
@@ -319,8 +321,8 @@ async function coldStartPhase(kit: Testkit, launches: Labelled[]): Promise<Phase
 
 /**
  * A health call one second after the opening, against a call of the same warmed process after the
- * same pause (the goal) and back to back (info); the minimal bridge, warmed with one health request
- * as the server is, measured alike as the floor of both ratios.
+ * same pause and back to back (both info); the minimal bridge measured alike as the floor of
+ * both ratios.
  */
 async function callAfterOpeningPhase(kit: Testkit, launches: Labelled[]): Promise<Phase> {
   say(`a call ${FIRST_CALL_DELAY_MS} ms after the opening…`);
@@ -331,13 +333,12 @@ async function callAfterOpeningPhase(kit: Testkit, launches: Labelled[]): Promis
   for (const era of ["legacy", "modern"] as const) {
     const serving = (await servingEra(launches, env, era)).filter((l) => l.label !== PACKED_LABEL);
     const after = await measureCallAfterOpening(
-      [...serving, WARMED_BRIDGE],
+      [...serving, PLAIN_BRIDGE],
       env,
       Math.ceil(settings.coldRounds / 3),
       era,
     );
     for (const a of after) {
-      const isFloor = a.label === WARMED_BRIDGE.label;
       const what = `a health call ${seconds} s after the opening, ${eraLabel(era)}, ${a.label} (median)`;
       rows.push(
         row(
@@ -345,8 +346,10 @@ async function callAfterOpeningPhase(kit: Testkit, launches: Labelled[]): Promis
           "ms",
           a.median,
           a.paused,
-          isFloor ? "info" : "ratio ≤ 3",
-          isFloor ? null : a.median / a.paused <= 3,
+          // Information since the warm-up call went (issue 42): what a user waits on at start is
+          // held by spawn → first tool call against the floor server (coldStartPhase).
+          "info",
+          null,
         ),
         row(`${what} vs a back-to-back call of the same process`, "ms", a.median, a.backToBack, "info", null),
       );
@@ -491,7 +494,12 @@ async function sameProcessPhase(kit: Testkit): Promise<Phase> {
 /** The server's own work per call through the SDK, backend answers replayed (pipeline.ts). */
 async function pipelinePhase(standin: BenchBackend, steady: PerCallReport): Promise<Phase> {
   say("the server's own pipeline…");
-  const pipeline = await measurePipeline(standin, settings.callsPerCase);
+  // Information only: a failed replay is said and recorded, and the rest of the run still counts.
+  const pipeline = await measurePipeline(standin, settings.callsPerCase).catch((error: unknown) => {
+    say(`the pipeline was not measured: ${error instanceof Error ? error.message : String(error)}`);
+    return error instanceof Error ? error.message : String(error);
+  });
+  if (typeof pipeline === "string") return { rows: [], json: { pipelineFailed: pipeline } };
   const eraName = (era: Era) => (era === "legacy" ? "2025 era" : "2026-07-28 era");
   const rows: Row[] = [];
   for (const p of pipeline)

@@ -6,6 +6,7 @@
  * two is the SDK's part of a call in a hot loop (info: over stdio, beside the bridge, percall.ts
  * measures the whole call).
  */
+import type { Transport } from "@modelcontextprotocol/server";
 import { discover, type ResmonClient } from "@resmon/api-client";
 import { createServer, type DiscoverFn } from "@resmon/mcp-server";
 import { serverEnv } from "@resmon/testkit";
@@ -86,18 +87,26 @@ export async function measurePipeline(
   // A call that failed measured an error path, not the pipeline: the run says so instead. The
   // session hands each answer over as its frame (serialized and scrubbed), naming its request.
   const failed: string[] = [];
-  const io = {
-    write: (frame: string, answers?: unknown) => {
-      // Read as text, not parsed: the SDK writes a result frame as `{"result":…`.
-      if (!frame.startsWith('{"result":') || frame.includes('"isError":true'))
-        failed.push(frame.slice(0, 300));
-      waiting.get(answers)?.();
-    },
-    ended: () => undefined,
+  // A transport in the bench's process: the SDK's entry hands it each answer, serialized here as
+  // the stdio transport would.
+  const wire = (): Transport => {
+    const transport: Transport = {
+      start: async () => undefined,
+      close: async () => undefined,
+      send: async (message) => {
+        const frame = JSON.stringify(message);
+        if (!("result" in message) || frame.includes('"isError":true')) failed.push(frame.slice(0, 300));
+        waiting.get((message as Json).id)?.();
+      },
+    };
+    return transport;
   };
+  const wires = { legacy: wire(), modern: wire() };
+  eras.legacy.server.serve(wires.legacy);
+  eras.modern.server.serve(wires.modern);
   const sessions = {
-    legacy: eras.legacy.server.open(io, []),
-    modern: eras.modern.server.open(io, []),
+    legacy: { deliver: (m: Json) => wires.legacy.onmessage?.(m as never) },
+    modern: { deliver: (m: Json) => wires.modern.onmessage?.(m as never) },
   };
   let id = 0;
   const viaSdk = (era: "legacy" | "modern", line: () => string): Promise<bigint> =>

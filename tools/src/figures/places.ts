@@ -107,6 +107,32 @@ export const PLACES: Place[] = [
     ],
   },
   {
+    file: "README.md",
+    pattern:
+      /What a user waits on at start, in the last full run \(`tools\/bench\/results\/full\.json`, ([\s\S]+?)\): spawn → tools\/list answered ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against the floor server's ([\s\S]+?) and ([\s\S]+?); spawn → the first tool call answered ([\s\S]+?) and ([\s\S]+?), against the floor server's ([\s\S]+?) and ([\s\S]+?)\. Memory held: RSS after 10,000 calls ([\s\S]+?) \(the floor server ([\s\S]+?)\), peak ([\d.,]+ MiB)\./,
+    figures: [
+      "bench.full.date",
+      ...["2025-era-initialize", "2026-07-28-era-server-discover"].map(
+        (era) => `bench.full.spawn-tools-list-answered-${era}-built-server-median-vs-the-floor-server-s`,
+      ),
+      ...["2025-era-initialize", "2026-07-28-era-server-discover"].map(
+        (era) =>
+          `bench.full.spawn-tools-list-answered-${era}-built-server-median-vs-the-floor-server-s.floor`,
+      ),
+      ...["2025-era-initialize", "2026-07-28-era-server-discover"].map(
+        (era) =>
+          `bench.full.spawn-first-tool-call-health-answered-${era}-built-server-median-vs-the-floor-server-s`,
+      ),
+      ...["2025-era-initialize", "2026-07-28-era-server-discover"].map(
+        (era) =>
+          `bench.full.spawn-first-tool-call-health-answered-${era}-built-server-median-vs-the-floor-server-s.floor`,
+      ),
+      "bench.full.rss-after-10-000-health-calls-after-a-forced-full-gc-vs-the-floor-server-s-same-calls",
+      "bench.full.rss-after-10-000-health-calls-after-a-forced-full-gc-vs-the-floor-server-s-same-calls.floor",
+      "bench.full.peak-rss-over-the-memory-run-vs-the-floor-server-s",
+    ],
+  },
+  {
     file: "packages/testkit/README.md",
     pattern:
       /`resmon-testkit serve` was ready in ([\s\S]+?) with `demo` and ([\s\S]+?) with `small`, including Node's own start \(([\s\S]+?) for a bare `node`\)/,

@@ -1,6 +1,6 @@
 /**
  * Memory bounded by bytes, not calls (issue 34 point 2). What the server holds for answers, queued
- * and being written, has a byte budget (protocol/flow.ts MAX_HELD_CHARS): a harness that pipelines
+ * and being written, has a byte budget (serve.ts MAX_HELD_CHARS): a harness that pipelines
  * thousands of small requests without reading leaves the server under 200 MB RSS, every request
  * answered. Peak RSS is the server process's own VmHWM (Linux /proc), sampled every 25 ms. Before
  * (7c9cd2d): 10,000 pipelined tools/list with stdout unread 5 s, 670 MB (the issue: 613 MB).

@@ -430,7 +430,7 @@ describe.skipIf(!existsSync(SERVER_CLI) || process.platform !== "linux")("hostil
       await client.listTools();
       // The first call discovers (and the file is rewritten under it); the echoes are set once the token is seen.
       const first = await callTool(client, "list_routines", {}, BOUND_MS + 10_000);
-      // The start-up probe's own GET /api/health follows the warm-up call, and may come after this
+      // The start-up probe's own GET /api/health may come after this
       // first call: wait for its line, or the echoing health answer below is the probe's.
       await probed(proc);
       hostile.onRequest = null;

@@ -1,23 +1,16 @@
 #!/usr/bin/env node
 import { helpLines, readConfig, startupLines } from "../config.js";
-import { WRITE_TOOL_COUNT } from "../generated/identity.js";
 import { log } from "../log.js";
-import { startStdio } from "../protocol/stdio.js";
 import { PACKAGE_VERSION } from "../version.js";
+import { fullGc } from "./full-gc.js";
 import { stopSignals } from "./stop-signals.js";
+import { applyV8Settings } from "./v8-settings.js";
 
 /**
- * Only the stdio entry and its front are imported statically: the SDK, zod, the contract's schemas
- * and the HTTP client load when first needed (sdk-side.ts), so a harness gets its opening answers at
- * about the cost of starting node (README, Performance). The published bin is this file bundled as
- * CommonJS (dist/resmon-mcp.cjs): on Node 20 an ES module entry costs ~7 ms more to start, because
- * node sets up its ES module loader first. The SDK side is an ES module, loaded by import() at the
- * hand-over; its path is computed, so the bundler leaves that import alone (build.mjs).
+ * The bin: the SDK's own stdio transport and its dual-era entry serve the session (serve.ts). The
+ * server side is imported once V8 is set (v8-settings.ts), so the SDK and zod load under its settings.
+ * stdout carries only JSON-RPC frames; everything else goes to stderr.
  */
-const sdkSide = (): Promise<typeof import("./sdk-side.js")> =>
-  import(new URL("./sdk-side.js", import.meta.url).href);
-
-/** The bin: stdout carries only JSON-RPC frames; everything else goes to stderr. */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv.includes("--version") || argv.includes("-v")) {
@@ -25,37 +18,48 @@ async function main(): Promise<void> {
     return;
   }
   if (argv[0] === "doctor") {
-    const { runDoctor } = await sdkSide();
+    const { runDoctor } = await import("./doctor.js");
     const writes = argv.includes("--writes");
     process.exitCode = await runDoctor({ tools: writes || argv.includes("--tools"), writes });
     return;
   }
   if (argv.includes("--help") || argv.includes("-h")) {
+    const { WRITE_TOOLS } = await import("@resmon/mcp-contract");
     process.stderr.write(
       "resmon-mcp: a stdio MCP server for a running resmon.\n" +
         `Environment:\n${helpLines().join("\n")}\n` +
         "`resmon-mcp doctor` prints what discovery sees and what to do; exit 0 only when a resmon answered.\n" +
         "`resmon-mcp doctor --tools` also calls every read tool and checks each answer against the contract;\n" +
-        `add --writes to call the ${WRITE_TOOL_COUNT} writes too (it says first what it will create or start).\n`,
+        `add --writes to call the ${WRITE_TOOLS.length} writes too (it says first what it will create or start).\n`,
     );
     return;
   }
   const config = readConfig();
   for (const line of startupLines(config)) log(line);
-  const entry = startStdio({
-    readOnly: config.readOnly,
-    input: process.stdin,
+  applyV8Settings();
+  const [{ createServer }, { StdioServerTransport }, { reclaimAfterLargeAnswers }, { stdinLines, MAX_LINE }] =
+    await Promise.all([
+      import("../server.js"),
+      import("@modelcontextprotocol/server/stdio"),
+      import("../backend/large-answers.js"),
+      import("../stdin-lines.js"),
+    ]);
+  // Once a large answer's frame has left, its copies are collected before the next is read (full-gc.ts).
+  reclaimAfterLargeAnswers(fullGc);
+  const { server } = createServer();
+  // What the SDK's reader would drop silently is answered (stdin-lines.ts); the rest it reads itself.
+  const input = process.stdin.pipe(
+    stdinLines((message) => void transport.send(message).catch(() => undefined)),
+  );
+  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: 4 * MAX_LINE });
+  const entry = server.serve(transport, {
+    input,
     output: process.stdout,
-    load: () =>
-      sdkSide().then(
-        (side) => side.loadServer(),
-        (err: unknown) => {
-          log(`could not start: ${err instanceof Error ? err.name : "error"}`);
-          throw err;
-        },
-      ),
-    onEnd: () => process.exit(),
+    // stdin ended (the harness went away): the SDK closed the session, and the process ends with it.
+    closed: () => void server.close().finally(() => process.exit()),
   });
+  // Once serving, the start-up probe says on stderr whether resmon answers (start-probe.ts). Nothing waits on it.
+  void import("./start-probe.js").then((p) => p.probeAtStart());
   const shutdown = () => {
     entry.close().finally(() => process.exit(0));
   };

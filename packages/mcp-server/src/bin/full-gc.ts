@@ -1,6 +1,6 @@
 /**
- * A full garbage collection on demand, for the bin only (sdk-side.ts hands it to
- * backend/large-answers.ts): once a large resmon answer's frame has left, its dead copies (~80 MB
+ * A full garbage collection on demand, for the bin only (cli.ts hands it to
+ * backend/large-answers.ts). Pays in peak memory while large answers are read: once a large resmon answer's frame has left, its dead copies (~80 MB
  * for a 6 MiB page) are collected before the next large answer is read, which V8 on its own would
  * not do until the heap had grown by several such pages (issue 34 point 2). Without
  * --expose-gc on node's command line: the flag is set for a moment, long enough for a new context

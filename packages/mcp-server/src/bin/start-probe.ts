@@ -4,8 +4,7 @@
  * this process started; this line says whether tool calls will reach resmon, and if not, why, in
  * doctor's words (the refusal's message and doctor's "what to do"). It never fails the start and
  * nothing waits on it: resmon may start later, and every tool call still looks afresh.
- * Started at the hand-over (sdk-side.ts), after the opening answers are written, so a cold start
- * never pays for it.
+ * Started by the bin (cli.ts) once the session is served; nothing waits on it.
  */
 import type { Discovery, DiscoveryRefusal } from "@resmon/api-client";
 import { log } from "../log.js";

@@ -1,6 +1,6 @@
 /**
  * The signals that stop the server cleanly, by platform. A harness stops a stdio server by closing
- * its stdin first (the server then exits: stdio.ts's onEnd), and only later by a signal. On Windows
+ * its stdin first (the server then exits: the SDK's transport closes the session), and only later by a signal. On Windows
  * there are no POSIX signals: `kill('SIGTERM')` there is TerminateProcess, which no handler sees, so
  * the server never waits for SIGTERM; what a console delivers is Ctrl-C (SIGINT), Ctrl-Break
  * (SIGBREAK) and its window closing (SIGHUP, emulated by node), and those are handled.

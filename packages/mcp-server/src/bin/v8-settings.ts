@@ -1,9 +1,7 @@
 /**
- * V8 settings for a stdio server, set by the bin itself, so no harness's configuration has to
- * (issue 31, measured against a bare server on the same SDK). The bin sets them when the SDK side
- * loads (sdk-side.ts), after the opening answers: each is read only later (as below), the front
- * allocates too little to grow the new space, and loading node:v8 costs 1.5-2.5 ms that a cold
- * start to tools/list would otherwise pay.
+ * V8 settings for a stdio server, set by the bin itself before it loads the SDK, so no harness's
+ * configuration has to (issue 31). Pays in memory held: RSS after 10,000 calls and the peak (the
+ * bench's memory rows, against a build without them: tools/bench/RESULTS.md, issue 42).
  * - The young generation stays at its first size (1 MiB a semi-space): V8 grows it to 2 × 16 MiB,
  *   which a server answering one call at a time never needs and then keeps resident (RSS after
  *   10,000 calls 129 MiB against 105). `--max-semi-space-size` is read only when the heap is made,

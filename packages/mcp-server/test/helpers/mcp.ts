@@ -7,13 +7,8 @@ export async function connectInMemory(
 ): Promise<{ client: Client; close: () => Promise<void> }> {
   const { server } = createServer(options);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  // The server's one session (as the stdio entry opens it), its frames handed over as messages.
-  const session = server.open(
-    { write: (frame) => void serverSide.send(JSON.parse(frame)), ended: () => undefined },
-    [],
-  );
-  serverSide.onmessage = (message) => session.deliver(message);
-  await serverSide.start();
+  // The server's one session, served by the SDK's dual-era entry as the bin serves stdio.
+  server.serve(serverSide);
   const client = new Client({ name: "test", version: "0.0.0" });
   await client.connect(clientSide);
   return {

@@ -1,0 +1,76 @@
+/**
+ * stdin before the SDK's StdioServerTransport reads it: what its reader drops without a word is
+ * answered instead (found by `pnpm reliability`): a line not JSON -32700, no JSON-RPC message -32600,
+ * over 10 MiB -32600 (id null; the session goes on), a tools/call whose text repeats a key -32602.
+ * Every other line, CRLF or LF, passes on unchanged.
+ */
+import { Transform } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import { isPlain } from "./json.js";
+import { firstDuplicateKey } from "./json-duplicate-key.js";
+import { scrubJson } from "./scrub.js";
+
+export const MAX_LINE = 10 * 1024 * 1024; // the SDK's own stdio buffer limit
+
+type Id = string | number;
+const idOf = (v: unknown): Id | null =>
+  isPlain(v) && (typeof v.id === "string" || Number.isSafeInteger(v.id)) ? (v.id as Id) : null;
+const error = (id: Id | null, code: number, message: string, data?: unknown): JSONRPCMessage =>
+  ({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } }) as never;
+
+/** The answer a line draws instead of being served, or undefined when it passes on. */
+function refusalOf(line: string): JSONRPCMessage | null | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return error(null, -32700, "Parse error");
+  }
+  try {
+    parseJSONRPCMessage(value);
+  } catch {
+    // A malformed response from the client has nothing to answer.
+    const response = isPlain(value) && !("method" in value) && ("result" in value || "error" in value);
+    return response ? null : error(idOf(value), -32600, "Invalid Request");
+  }
+  const repeated = isPlain(value) && value.method === "tools/call" ? firstDuplicateKey(line) : undefined;
+  if (repeated === undefined) return undefined;
+  const why = `the key ${repeated} appears twice, and readers disagree on which one counts, so the call was not run`;
+  return error(idOf(value), -32602, `Invalid params: ${why}.`, { field: repeated });
+}
+
+/** stdin in, the lines to serve out; `answer` sends what a refused line draws (past 10 MiB, when its newline comes). */
+export function stdinLines(answer: (message: JSONRPCMessage) => void): Transform {
+  const decoder = new StringDecoder("utf8");
+  // The line so far, as pieces (joined once a newline arrives: no quadratic re-scan of a long line).
+  let parts: string[] = [];
+  let pending = 0;
+  const lines = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const text = decoder.write(chunk);
+      let start = 0;
+      for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
+        const piece = text.slice(start, nl);
+        start = nl + 1;
+        const raw = parts.join("") + piece;
+        const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+        parts = [];
+        const over = pending + piece.length > MAX_LINE;
+        pending = 0;
+        if (over) answer(error(null, -32600, "Invalid Request: a line longer than 10 MiB was dropped"));
+        else if (line.trim() !== "") {
+          const refusal = refusalOf(line);
+          if (refusal === undefined) lines.push(`${line}\n`);
+          else if (refusal) answer(scrubJson(refusal));
+        }
+      }
+      const rest = text.slice(start);
+      pending += rest.length;
+      if (pending > MAX_LINE) parts = [];
+      else if (rest.length > 0) parts.push(rest);
+      done();
+    },
+  });
+  return lines;
+}
