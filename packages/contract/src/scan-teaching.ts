@@ -14,9 +14,11 @@ type NextAction = (typeof NEXT_ACTIONS)[number];
 export const NEXT_ACTION_CALLS: { readonly [A in NextAction]: string } = {
   await_retrieval: "scan_continue with scan_id alone (a poll)",
   retry_start: "scan_start again, the same arguments",
-  screen_candidates: "scan_continue screen_scores, one per batch item",
+  screen_candidates:
+    "scan_continue screen_scores, one per batch item (fix a slip: resend its score with a reason); stop_screening when offered",
   write_gap_queries: "scan_continue gap_queries ([] skips the round)",
-  rank_shortlist: "scan_continue ranked_entries, every paper of the page",
+  rank_shortlist:
+    "scan_continue ranked_entries, every paper of the page; ranks order the whole shortlist (page 0 lists it all)",
   verify_ranked: "scan_verify",
   complete: "scan_result",
   choose_option:

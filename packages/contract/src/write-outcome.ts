@@ -57,11 +57,11 @@ export const WRITE_CHECKS = {
   },
   scan_start: {
     tool: "scan_result",
-    how: "scan_result shows where the scan is; scan_continue goes on from there without starting a sweep twice",
+    how: "scan_result shows where the scan is; its next_action says the one call to make from there (no sweep is started twice)",
   },
   scan_continue: {
     tool: "scan_result",
-    how: "scan_result shows where the scan is; scan_continue goes on from there without starting a sweep twice",
+    how: "scan_result shows where the scan is; its next_action says the one call to make from there (no sweep is started twice)",
   },
   scan_verify: {
     tool: "scan_result",

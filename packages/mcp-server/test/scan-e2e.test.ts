@@ -371,8 +371,11 @@ describe.skipIf(!HAVE_CLI)("refusals through MCP", () => {
       scan_id: scanId,
       screen_scores: [{ doc_id: page[0]?.doc_id, score: 3, criteria_hit: ["C1"] }],
     });
-    // Its batch was accepted with other judgements: never merged over, even after completion.
-    expect(late.body).toMatchObject({ error: "conflict", detail: { conflict: "already_accepted" } });
+    // Screening closed when the shortlist was built: never merged over, even after completion.
+    expect(late.body).toMatchObject({
+      error: "invalid_argument",
+      detail: { reason: "wrong_phase", next_action: "complete" },
+    });
     const stored = await session.call("scan_verify", { scan_id: scanId });
     expect(stored.ok, JSON.stringify(stored.body)).toBe(true);
     expect(stored.body.phase).toBe("complete");

@@ -14,8 +14,11 @@ import type { Call } from "./call.js";
 import { envelopeOf } from "./envelope.js";
 import { advance, nextActionOf } from "./machine.js";
 import { planTasks } from "./retrieval.js";
-import type { Page, ScanState } from "./state.js";
+import { stopOfferWhy, unscreenedIds } from "./screening.js";
+import { scoresById } from "./shortlist.js";
+import type { Batch, Page, ScanState } from "./state.js";
 import { nextStep as nextStepOf, type Step } from "./steps.js";
+import { runVerification } from "./verify-run.js";
 
 export function cleanScores(scores: readonly ScreenScore[]): ScreenScore[] {
   return scores.map((s) => ({
@@ -70,10 +73,10 @@ export async function acceptScreen(call: Call, scores: ScreenScore[]): Promise<S
     state.batches,
     scores.map((s) => s.doc_id),
   );
-  if (held) {
-    if (held.accepted_hash === hash) return envelopeOf(state, call.records, { replayed: true });
-    throw alreadyAccepted("screening batch", held.index, nextActionOf(state));
-  }
+  if (held?.accepted_hash === hash) return envelopeOf(state, call.records, { replayed: true });
+  // Ids all screened already: a correction of slips (with reasons) while the shortlist is not built.
+  const accepted = scoresById(state.batches);
+  if (scores.length && scores.every((s) => accepted.has(s.doc_id))) return correctScores(call, scores, held);
   const step = expectStep(state, "screen", "screen_scores");
   checkScreenScores(
     step.batch.doc_ids,
@@ -82,8 +85,87 @@ export async function acceptScreen(call: Call, scores: ScreenScore[]): Promise<S
   );
   step.batch.scores = scores;
   step.batch.accepted_hash = hash;
+  call.working({ kind: "screen" });
   call.save();
   return advance(call);
+}
+
+const sameScore = (a: ScreenScore, b: ScreenScore) =>
+  a.score === b.score && a.criteria_hit.join(" ") === b.criteria_hit.join(" ");
+
+/**
+ * Scores for papers already screened. Before the shortlist is built, each changed score that carries
+ * a reason is a correction: recorded (state.corrections, evidence.json) and applied. Unchanged ones
+ * are a replay; a changed one with no reason is the changed resend an accepted batch refuses; after
+ * the shortlist is built screening is closed.
+ */
+function correctScores(call: Call, scores: ScreenScore[], held: Batch | undefined): ScanEnvelope {
+  const state = call.state;
+  const accepted = scoresById(state.batches);
+  const changed = scores.filter((s) => !sameScore(s, accepted.get(s.doc_id) as ScreenScore));
+  const next = nextActionOf(state);
+  const wholeBatch = held !== undefined && held.doc_ids.length === scores.length;
+  // The whole batch sent again, changed: the changed resend an accepted batch refuses (a correction
+  // names only the papers it corrects).
+  if (wholeBatch && changed.length) {
+    const refusal = alreadyAccepted("screening batch", held.index, next);
+    if (state.shortlist === null)
+      refusal.message +=
+        " To correct a slip before the shortlist is built, send only those ids, each with its new score and a reason.";
+    throw refusal;
+  }
+  if (state.shortlist !== null) {
+    if (nextStepOf(state).kind === "complete")
+      throw wrongPhase("This scan is complete and takes nothing new.", "complete");
+    throw wrongPhase(
+      `Screening is closed: the shortlist was built from the accepted scores, so no score is taken now (a slip can be corrected only before then). The scan asks for ${next}.`,
+      next,
+    );
+  }
+  // Unchanged: a correction (or a batch) already taken, sent again.
+  if (changed.length === 0) return envelopeOf(state, call.records, { replayed: true });
+  const unexplained = changed.filter((s) => !s.reason?.trim());
+  if (unexplained.length) {
+    throw new ToolError(
+      "invalid_argument",
+      "To correct a score already accepted, send only the ids to correct, each with its new score and a reason; these changed scores have no reason (detail.ids).",
+      {
+        reason: "correction_needs_reason",
+        field: "screen_scores.reason",
+        ids: unexplained.map((s) => s.doc_id),
+        next_action: next,
+      },
+    );
+  }
+  checkScreenScores(
+    changed.map((s) => s.doc_id),
+    changed,
+    state.inputs.queries.criteria.map((c) => c.id),
+  );
+  const at = call.now().toISOString();
+  state.corrections ??= [];
+  const corrections = state.corrections;
+  for (const s of changed) {
+    const before = accepted.get(s.doc_id) as ScreenScore;
+    const batch = state.batches.find((b) => b.scores?.some((x) => x.doc_id === s.doc_id)) as Batch;
+    batch.scores = (batch.scores ?? []).map((x) => (x.doc_id === s.doc_id ? s : x));
+    batch.accepted_hash = artifactHash(batch.scores);
+    corrections.push({
+      doc_id: s.doc_id,
+      from: { score: before.score, criteria_hit: before.criteria_hit },
+      to: { score: s.score, criteria_hit: s.criteria_hit },
+      reason: s.reason as string,
+      at,
+    });
+  }
+  call.save();
+  const envelope = envelopeOf(state, call.records);
+  envelope.payload.corrected = changed.map((s) => ({
+    doc_id: s.doc_id,
+    from: (accepted.get(s.doc_id) as ScreenScore).score,
+    to: s.score,
+  }));
+  return envelope;
 }
 
 export async function acceptGap(call: Call, queries: GapQuery[]): Promise<ScanEnvelope> {
@@ -139,10 +221,34 @@ export async function acceptRanked(call: Call, entries: RankedEntry[]): Promise<
     throw alreadyAccepted("shortlist page", held.index, nextActionOf(state));
   }
   const step = expectStep(state, "rank", "ranked_entries");
-  checkRankedPage(step.page.doc_ids, entries, ranksTaken(state.pages, step.page), shortlistSize(state));
+  // Papers the bound left out that the model was shown (left_out on the first page) may be pulled in.
+  const pulled = pullable(state, entries, step.page);
+  const ids = [...step.page.doc_ids, ...pulled];
+  checkRankedPage(ids, entries, ranksTaken(state.pages, step.page), shortlistSize(state) + pulled.length);
+  if (pulled.length) {
+    const shortlist = state.shortlist as NonNullable<ScanState["shortlist"]>;
+    step.page.doc_ids = ids;
+    shortlist.pulled_in = [...(shortlist.pulled_in ?? []), ...pulled];
+    shortlist.left_out = (shortlist.left_out ?? []).filter((id) => !pulled.includes(id));
+  }
   acceptPage(step.page, entries, hash);
   call.save();
   return advance(call);
+}
+
+/**
+ * The entries' papers that are not on the page but were left out by the shortlist's bound at the
+ * top score, which the first page listed: the model brings them into the ranking.
+ */
+function pullable(state: ScanState, entries: readonly RankedEntry[], page: Page): number[] {
+  const first = state.pages[0];
+  if (!first?.shown && page.index !== 0) return [];
+  const scores = scoresById(state.batches);
+  const best = Math.max(0, ...[...scores.values()].map((s) => s.score));
+  const offered = new Set((state.shortlist?.left_out ?? []).filter((id) => scores.get(id)?.score === best));
+  return [
+    ...new Set(entries.map((e) => e.doc_id).filter((id) => !page.doc_ids.includes(id) && offered.has(id))),
+  ];
 }
 
 /** How many papers the shortlist holds: the highest rank there is. */
@@ -193,4 +299,46 @@ export function mergeFinalEntries(state: ScanState, entries: RankedEntry[]): { r
     replayOnly = false;
   }
   return { replayOnly };
+}
+
+/**
+ * The model takes the offer to stop screening (stopOfferWhy): the batches left go unscreened, no
+ * expansion or gap round follows, and the scan goes on to what was scored; with nothing to rank it
+ * is finished at once, its evidence saying what was and was not screened.
+ */
+export async function acceptStop(call: Call): Promise<ScanEnvelope> {
+  const state = call.state;
+  if (state.screening_stopped) return envelopeOf(state, call.records, { replayed: true });
+  expectStep(state, "screen", "stop_screening");
+  const why = stopOfferWhy(state);
+  if (!why) {
+    throw new ToolError(
+      "invalid_argument",
+      "Stopping screening is not on offer now: it is offered (payload.options) when the scores show nothing, two batches in a row with nothing scored 2 or more, or an expansion batch scored all 0. Screen this batch.",
+      { field: "stop_screening", reason: "not_offered", next_action: "screen_candidates" },
+    );
+  }
+  const unscreened = unscreenedIds(state);
+  for (const b of state.batches) if (b.accepted_hash === null) b.skipped = true;
+  state.screening_stopped = { at: call.now().toISOString(), why, unscreened };
+  state.expansion ??= {
+    seeds: [],
+    added: [],
+    empty: [],
+    failed: [],
+    not_asked: "Screening was stopped before the expansion.",
+  };
+  state.gap ??= {
+    needed: false,
+    reasons: ["Screening was stopped: no gap round."],
+    queries: null,
+    accepted_hash: null,
+  };
+  call.save();
+  const envelope = await advance(call);
+  if (nextStepOf(state).kind === "verify" && state.pages.length === 0) {
+    await runVerification(call);
+    return envelopeOf(call.state, call.records);
+  }
+  return envelope;
 }

@@ -159,12 +159,18 @@ export function coverageProgress(
   tasks: readonly RetrievalTask[],
   selected: readonly string[],
 ): Record<string, unknown> {
-  if (finishedSweeps(tasks).length === 0) return {};
+  // A sweep that failed heard from no source: its sources are at risk too, never "0 at risk".
+  const failed = tasks.filter((t) => t.via === "sweep" && t.status === "failed").length;
+  if (finishedSweeps(tasks).length === 0 && failed === 0) return {};
   const risky = atRisk(tallySources(tasks, selected));
-  if (risky.length === 0) return { coverage_risk: 0 };
+  const count = failed ? new Set([...selected, ...risky.map((t) => t.source)]).size : risky.length;
+  if (count === 0) return { coverage_risk: 0 };
+  const failedWords = failed
+    ? `${failed} sweep${failed === 1 ? "" : "s"} failed, so no source answered ${failed === 1 ? "it" : "them"}`
+    : "";
   return {
-    coverage_risk: risky.length,
-    coverage_note: riskWords(risky),
+    coverage_risk: count,
+    coverage_note: [riskWords(risky), failedWords].filter(Boolean).join("; "),
   };
 }
 
@@ -313,11 +319,12 @@ export function gapDecision(
   const counts = Object.entries(coverage.hits_per_criterion);
   const med = median(counts.map(([, n]) => n));
   // Every criterion the rule names, not only the weakest: the reasons agree with thin_criteria.
-  const few = counts.filter(([, n]) => n < 8);
-  const belowHalf = counts.filter(([, n]) => n >= 8 && n < med / 2);
+  // "Thin" is one number everywhere: the gap rule's, thin_criteria's and evidence.md's (THIN_BELOW).
+  const few = counts.filter(([, n]) => n < THIN_BELOW);
+  const belowHalf = counts.filter(([, n]) => n >= THIN_BELOW && n < med / 2);
   const said = (list: [string, number][]) => list.map(([c, n]) => `${c} (${n})`).join(", ");
-  if (few.length === 1) reasons.push(`Criterion ${said(few)} has under 8 papers.`);
-  if (few.length > 1) reasons.push(`Criteria ${said(few)} have under 8 papers each.`);
+  if (few.length === 1) reasons.push(`Criterion ${said(few)} is thin: under ${THIN_BELOW} papers.`);
+  if (few.length > 1) reasons.push(`Criteria ${said(few)} are thin: under ${THIN_BELOW} papers each.`);
   if (belowHalf.length) {
     reasons.push(
       `${belowHalf.length === 1 ? "Criterion" : "Criteria"} ${said(belowHalf)} ${belowHalf.length === 1 ? "has" : "have"} under half the median (${med}) papers.`,

@@ -2,6 +2,7 @@ import type { ScanEnvelope } from "@resmon/mcp-contract";
 import { coverageProgress } from "./coverage.js";
 import { payloadOf } from "./payloads.js";
 import { RETRY_AFTER_CAP_MS } from "./retrieval.js";
+import { shortlistedIds } from "./shortlist.js";
 import type { RecordBook, ScanState } from "./state.js";
 import { nextStep, phaseOf } from "./steps.js";
 
@@ -22,7 +23,8 @@ function progressOf(state: ScanState): Record<string, unknown> {
     candidates: state.candidates.length,
     batches: `${state.batches.filter((b) => b.accepted_hash !== null).length}/${state.batches.length}`,
     screened,
-    shortlisted: state.shortlist ? state.shortlist.in_window.length + state.shortlist.outside.length : 0,
+    shortlisted: shortlistedIds(state.shortlist).length,
+    ...(state.shortlist?.left_out?.length ? { left_out: state.shortlist.left_out.length } : {}),
     ranked,
     verified: state.verdicts ? state.verdicts.filter((v) => v.verified).length : 0,
   };

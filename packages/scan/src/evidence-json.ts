@@ -1,8 +1,8 @@
 /** evidence.json: the chosen packets, alternates, retractions, unverified papers and coverage, as data. */
 import type { CoverageSummary } from "./coverage.js";
-import { LEFT_OUT_WORDS, SLOT_WORDS } from "./mix.js";
 import { foundBy, onlyBySimilarity, type Retrieval } from "./provenance.js";
 import { yearOf } from "./records.js";
+import type { ScreeningAccount } from "./screening.js";
 import { type Alternate, type Placed, type Ranked, selectPackets } from "./select-packets.js";
 import type { RecordFrom } from "./state.js";
 
@@ -50,14 +50,14 @@ function placed(c: Placed, retrievals: readonly Retrieval[]) {
   return {
     position: c.position,
     slot: c.slot,
-    slot_words: SLOT_WORDS[c.slot],
+    slot_words: c.words,
     ...packet(c.paper, retrievals),
   };
 }
 
 /** An alternate: the packet, and why the result left it out. */
 function alternate(a: Alternate, retrievals: readonly Retrieval[]) {
-  return { ...packet(a.paper, retrievals), left_out: a.left_out, left_out_words: LEFT_OUT_WORDS[a.left_out] };
+  return { ...packet(a.paper, retrievals), left_out: a.left_out, left_out_words: a.words };
 }
 
 export interface EvidenceInputs {
@@ -84,6 +84,8 @@ export interface EvidenceInputs {
   sources_searched?: readonly string[];
   /** Set when the scan ends with no paper: the sentence that says so and why (the first line of evidence.md). */
   found_nothing?: string | null;
+  /** What happened to every screened paper (by score: ranked, left out, below the bar), a stop, corrections. */
+  screening?: ScreeningAccount;
 }
 
 /** What verification read, in words: the export it came from and whether the lifecycle was asked. */
@@ -143,6 +145,7 @@ export function buildEvidence(input: EvidenceInputs) {
     unverified,
     lifecycle_unchecked: lifecycleUnchecked,
     coverage: input.coverage,
+    ...(input.screening ? { screening: input.screening } : {}),
     counts: {
       ...input.counts,
       packets: chosen.length,

@@ -1,6 +1,7 @@
 /** evidence.md: evidence.json said for a person to read. */
 import { allAnsweredWords, type CoverageSummary, outcomeWords } from "./coverage.js";
 import type { Evidence } from "./evidence-json.js";
+import { THIN_BELOW } from "./profile.js";
 import { foundByLine } from "./provenance.js";
 
 /**
@@ -61,7 +62,7 @@ function coverageSection(e: Evidence): string[] {
     out.push(`- ${c} (${line(text)}): ${n} papers${cov.thin_criteria.includes(c) ? " — thin" : ""}`);
   }
   if (cov.thin_criteria.length)
-    out.push("", `Thin criteria (under 5 papers): ${cov.thin_criteria.join(", ")}.`);
+    out.push("", `Thin criteria (under ${THIN_BELOW} papers): ${cov.thin_criteria.join(", ")}.`);
   out.push(...corpusLines(cov));
   if (cov.sweeps.length === 0) {
     out.push(
@@ -146,6 +147,31 @@ function mixSection(e: Evidence): string[] {
   return out;
 }
 
+/** What happened to every screened paper, by the score the model gave it; a stop and each correction. */
+function screeningSection(e: Evidence): string[] {
+  const s = "screening" in e ? e.screening : undefined;
+  if (!s) return [];
+  const out = ["## Screening", ""];
+  for (const score of ["3", "2", "1", "0"]) {
+    const n = s.by_score[score];
+    if (!n || n.screened === 0) continue;
+    out.push(
+      n.below_bar !== undefined
+        ? `- Scored ${score}: ${n.screened}, below the bar (2) for ranking.`
+        : `- Scored ${score}: ${n.screened}; ${n.ranked ?? 0} ranked, ${n.left_out ?? 0} left out by the shortlist's bound (2 × top + 10 papers ranked).`,
+    );
+  }
+  if (s.unscreened) out.push(`- Not screened: ${s.unscreened}.`);
+  if (s.stopped) out.push("", s.stopped);
+  if (s.corrections.length) {
+    out.push("", "Scores corrected before the shortlist was built:", "");
+    for (const c of s.corrections)
+      out.push(`- resmon id ${c.doc_id}: ${c.from.score} → ${c.to.score} (${line(c.reason)})`);
+  }
+  out.push("");
+  return out;
+}
+
 /** evidence.md: the basis, a block per paper with [UNVERIFIED — check manually] marks, coverage, retractions. */
 export function renderMarkdown(e: Evidence, brief: string): string {
   const out: string[] = [];
@@ -215,7 +241,7 @@ export function renderMarkdown(e: Evidence, brief: string): string {
     }
     out.push("");
   }
-  out.push(...coverageSection(e));
+  out.push(...screeningSection(e), ...coverageSection(e));
   out.push("## Removed retractions", "");
   const ranked = (e.counts as Record<string, number>).ranked ?? 0;
   if (e.retracted.length === 0) out.push(noRetractionWords(ranked, e.lifecycle_unchecked.length));

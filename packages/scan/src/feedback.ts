@@ -161,13 +161,23 @@ export async function feedbackRound(call: Call, addBatches: AddBatches): Promise
   const lack = seeds.length && room > 0 ? (await call.serves("expand")).similar : null;
   if (seeds.length && room > 0 && !lack) {
     const lists: { id: string; must_not: string[]; doc_ids: number[] }[] = [];
+    const nearest: Record<string, { seed: number; distance: number | null }> = {};
     for (const seed of seeds) {
       const res = await similarTo(call, seed, FEEDBACK_K);
       if (!res.ok && res.error.code === "backend_unavailable") throw res.error;
       fb.seeded.push(seed);
       if (!res.ok || res.records.length === 0) continue;
-      call.remember(res.records);
-      lists.push({ id: `similar:${seed}`, must_not: [], doc_ids: res.records.map((r) => r.id) });
+      // Never a paper similar to itself; each neighbour keeps the seed it is nearest and how near.
+      const self = new Set([seed, ...(state.candidates.find((c) => c.doc_id === seed)?.merged_ids ?? [])]);
+      const others = res.records.filter((r) => !self.has(r.id));
+      call.remember(others);
+      lists.push({ id: `similar:${seed}`, must_not: [], doc_ids: others.map((r) => r.id) });
+      for (const r of others) {
+        const d = res.distances[String(r.id)] ?? null;
+        const was = nearest[String(r.id)];
+        if (!was || (d !== null && (was.distance === null || d < was.distance)))
+          nearest[String(r.id)] = { seed, distance: d };
+      }
     }
     const out = pool({
       queries: lists,
@@ -182,6 +192,11 @@ export async function feedbackRound(call: Call, addBatches: AddBatches): Promise
     });
     applyUpdates(state, out.updated);
     addBatches(out.added);
+    state.nearest ??= {};
+    for (const c of out.added) {
+      const near = nearest[String(c.doc_id)];
+      if (near) state.nearest[String(c.doc_id)] = near;
+    }
     round.seeds = seeds;
     round.added += out.added.length;
   }

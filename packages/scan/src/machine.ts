@@ -140,6 +140,7 @@ async function expand(call: Call): Promise<void> {
     .map((c) => c.doc_id);
   const expansion: NonNullable<ScanState["expansion"]> = { seeds, added: [], empty: [], failed: [] };
   const lists: { id: string; must_not: string[]; doc_ids: number[] }[] = [];
+  const nearest: NonNullable<ScanState["expansion"]>["nearest"] & object = {};
   if (seeds.length) {
     for (const seed of seeds) {
       const res = await similarTo(call, seed, EXPANSION_K);
@@ -148,8 +149,17 @@ async function expand(call: Call): Promise<void> {
       if (!res.ok) expansion.failed.push({ doc_id: seed, error: res.error.message });
       else if (res.records.length === 0) expansion.empty.push({ doc_id: seed, reason: res.reason });
       else {
-        call.remember(res.records);
-        lists.push({ id: `similar:${seed}`, must_not: [], doc_ids: res.records.map((r) => r.id) });
+        // A paper is never "similar to" itself (resmon may list the seed, or a merged copy of it).
+        const self = new Set([seed, ...(state.candidates.find((c) => c.doc_id === seed)?.merged_ids ?? [])]);
+        const others = res.records.filter((r) => !self.has(r.id));
+        call.remember(others);
+        lists.push({ id: `similar:${seed}`, must_not: [], doc_ids: others.map((r) => r.id) });
+        for (const r of others) {
+          const d = res.distances[String(r.id)] ?? null;
+          const was = nearest[String(r.id)];
+          if (!was || (d !== null && (was.distance === null || d < was.distance)))
+            nearest[String(r.id)] = { seed, distance: d };
+        }
       }
     }
   }
@@ -188,6 +198,12 @@ async function expand(call: Call): Promise<void> {
   applyUpdates(state, out.updated);
   addBatches(state, added, 0);
   expansion.added = added.map((c) => c.doc_id);
+  expansion.nearest = Object.fromEntries(
+    added.flatMap((c) => {
+      const near = nearest[String(c.doc_id)];
+      return near ? [[String(c.doc_id), near]] : [];
+    }),
+  );
   state.expansion = expansion;
   call.save();
 }
@@ -208,7 +224,10 @@ function decideGap(call: Call): void {
 
 function makeShortlist(call: Call): void {
   const state = call.state;
-  state.shortlist = buildShortlist(state.candidates, scoresById(state.batches));
+  state.shortlist = buildShortlist(state.candidates, scoresById(state.batches), {
+    top: state.inputs.top,
+    foundational: state.inputs.foundational,
+  });
   state.pages = shortlistPages(state.shortlist).map((doc_ids, index) => ({
     index,
     doc_ids,

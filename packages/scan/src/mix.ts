@@ -14,10 +14,19 @@ export interface MixPaper {
 }
 
 export interface Mix<R extends MixPaper> {
-  /** In result order (the model's rank order), each with its slot. */
-  chosen: { paper: R; slot: Slot }[];
-  /** Every eligible ranked paper not chosen, in rank order, with why. */
-  leftOut: { paper: R; reason: LeftOut }[];
+  /** In result order (the model's rank order), each with its slot and that slot in words. */
+  chosen: { paper: R; slot: Slot; words: string }[];
+  /** Every eligible ranked paper not chosen, in rank order, with why (and why in words). */
+  leftOut: { paper: R; reason: LeftOut; words: string }[];
+  /** Foundational slots no paper took (their places went to the window, by rank). */
+  foundationalUnused: number;
+}
+
+/** A backfill's words: why the paper ranked above it could not take the place. */
+function backfillWords(above: LeftOut): string {
+  return above === "author_cap"
+    ? `backfill: a paper ranked above it was left out (its first author already had ${MAX_PER_FIRST_AUTHOR} papers)`
+    : "backfill: a paper ranked above it is outside the window and no foundational slot was left for it";
 }
 
 export const SLOT_WORDS: Record<Slot, string> = {
@@ -73,27 +82,41 @@ export function chooseMix<R extends MixPaper>(
     if (add(r, "foundational")) slots--;
   }
   // Out-of-window papers enter only through the foundational slots; the window fills the rest, and a
-  // paper that fills a place a better-ranked one could not take is backfill.
-  let skippedAbove = false;
+  // paper that fills a place a better-ranked one could not take is backfill (saying why that one could not).
+  let skippedAbove: LeftOut | null = null;
+  const backfill = new Map<R, string>();
   for (const r of eligible) {
     if (chosen.size >= top) break;
     if (chosen.has(r)) continue;
     if (!inWindow(r)) {
-      skippedAbove = true;
+      skippedAbove ??= refused.get(r) ?? "outside_window";
       continue;
     }
-    if (!add(r, skippedAbove ? "backfill" : "core")) skippedAbove = true;
+    if (add(r, skippedAbove ? "backfill" : "core")) {
+      if (skippedAbove) backfill.set(r, backfillWords(skippedAbove));
+    } else skippedAbove ??= refused.get(r) ?? "author_cap";
   }
+  const reserved = [...chosen.values()].some(
+    (s) => s === "review" || s === "contradicting" || s === "foundational",
+  );
+  const leftWords = (reason: LeftOut) =>
+    reason === "no_room" && !reserved
+      ? "no room: every place went to a paper ranked above it"
+      : LEFT_OUT_WORDS[reason];
   return {
     chosen: eligible
       .filter((r) => chosen.has(r))
-      .map((paper) => ({ paper, slot: chosen.get(paper) as Slot })),
+      .map((paper) => {
+        const slot = chosen.get(paper) as Slot;
+        return { paper, slot, words: backfill.get(paper) ?? SLOT_WORDS[slot] };
+      }),
     leftOut: eligible
       .filter((r) => !chosen.has(r))
-      .map((paper) => ({
-        paper,
-        reason: refused.get(paper) ?? (inWindow(paper) ? "no_room" : "outside_window"),
-      })),
+      .map((paper) => {
+        const reason = refused.get(paper) ?? (inWindow(paper) ? "no_room" : "outside_window");
+        return { paper, reason, words: leftWords(reason) };
+      }),
+    foundationalUnused: Math.min(slots, top),
   };
 }
 
@@ -112,7 +135,10 @@ export function mixWords<R extends MixPaper>(mix: Mix<R>, top: number, since: st
             ? `${n} foundational (outside the window from ${since})`
             : `${n} ${s}`,
     );
-  const filled = `${mix.chosen.length} of ${top} places: ${slots.join(", ") || "none"}`;
+  const unused = mix.foundationalUnused
+    ? `; ${mix.foundationalUnused} foundational slot${mix.foundationalUnused === 1 ? "" : "s"} unused (no paper outside the window or ranked foundational took ${mix.foundationalUnused === 1 ? "it" : "them"}), so ${mix.foundationalUnused === 1 ? "its place went" : "their places went"} to the window by rank`
+    : "";
+  const filled = `${mix.chosen.length} of ${top} places: ${slots.join(", ") || "none"}${unused}`;
   if (mix.leftOut.length === 0) return `${filled}.`;
   const why = (["author_cap", "outside_window", "no_room"] as const)
     .map((r) => [r, count(mix.leftOut, (l) => l.reason === r)] as const)

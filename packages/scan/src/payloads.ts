@@ -1,8 +1,9 @@
-import type { NextAction } from "@resmon/mcp-contract";
+import type { NextAction, ScreenScore } from "@resmon/mcp-contract";
 import { allAnsweredWords, atRisk, coverageOf, riskWords, tallySources } from "./coverage.js";
 import { PAGE_SIZE } from "./profile.js";
 import { batchKind, EXPANSION_BATCH_NOTE, foundBy, foundByLine } from "./provenance.js";
 import { clip, type PaperRecord, shortAuthors, yearOf } from "./records.js";
+import { stoppedWords as screeningStoppedWords, stopOfferWhy, unscreenedIds } from "./screening.js";
 import { scoresById } from "./shortlist.js";
 import type { RecordBook, ScanState } from "./state.js";
 import type { Step } from "./steps.js";
@@ -142,18 +143,45 @@ function screenPayload(
   const kind = batchKind(step.batch.round, found);
   const items = step.batch.doc_ids.map((id) => {
     const c = byId.get(id);
+    const near = state.nearest?.[String(id)] ?? state.expansion?.nearest?.[String(id)];
     return {
       ...item(records[id], id, SCREEN_ABSTRACT_CHARS),
       found_by: c ? foundByLine(foundBy(c, state.tasks)) : "",
+      // An expansion paper: how close it is to the seed it came from, in resmon's distance.
+      ...(near
+        ? { seed: near.seed, distance: near.distance === null ? null : Number(near.distance.toFixed(3)) }
+        : {}),
     };
   });
   const score = `Score every item 0–3 with the criteria it meets. Abstracts are cut at ${SCREEN_ABSTRACT_CHARS} characters where marked abstract_truncated.`;
+  const stop = stopOfferWhy(state);
+  const left = unscreenedIds(state).length;
   return {
     next: "screen_candidates",
     payload: {
       batch: { index: step.batch.index, of: total, round: step.batch.round, kind, items },
       criteria: criteriaOf(state),
-      note: kind === "expansion" ? `${EXPANSION_BATCH_NOTE} ${score}` : score,
+      note: `${kind === "expansion" ? `${EXPANSION_BATCH_NOTE} ${score}` : score}${stop ? ` Your scores show nothing here (${stop}): you may stop screening, options[0].` : ""}`,
+      ...(stop
+        ? {
+            options: [
+              {
+                option: "stop_screening",
+                tool: "scan_continue",
+                arguments: { scan_id: state.scan_id, stop_screening: true },
+                needs_person: false,
+                says: `Stop screening: the ${left} candidates left are not screened, no expansion or gap round follows, and the scan goes on to rank what scored 2 or more; with nothing, it finishes and its evidence says it found nothing and what was not screened.`,
+              },
+              {
+                option: "go_on",
+                tool: "scan_continue",
+                arguments: null,
+                needs_person: false,
+                says: "Screen this batch: screen_scores for every item.",
+              },
+            ],
+          }
+        : {}),
     },
   };
 }
@@ -183,14 +211,37 @@ function gapPayload(state: ScanState): StepPayload {
   };
 }
 
-/** A page of the shortlist to rank, with each paper's screening score. */
+/** One paper in a line: what the model needs to place it among the rest before it commits a rank. */
+export function compactLine(
+  record: PaperRecord | undefined,
+  docId: number,
+  score: ScreenScore | undefined,
+): string {
+  const year = yearOf(record?.publication_date);
+  return [
+    docId,
+    score?.score ?? "-",
+    (score?.criteria_hit ?? []).join(" ") || "-",
+    year ?? "-",
+    clip(record?.title ?? "", 90).text,
+  ].join(" | ");
+}
+
+export const COMPACT_FORMAT = "doc_id | score | criteria | year | title";
+
+/**
+ * A page of the shortlist to rank, with each paper's screening score. The first page also carries
+ * the rest of the shortlist one line a paper (so a rank is given knowing every paper it orders) and
+ * what the bound left out (so the model can pull a paper in).
+ */
 function rankPayload(
   state: ScanState,
   records: RecordBook,
   step: Extract<Step, { kind: "rank" }>,
 ): StepPayload {
   const scores = scoresById(state.batches);
-  const outside = new Set(state.shortlist?.outside ?? []);
+  const shortlist = state.shortlist;
+  const outside = new Set(shortlist?.outside ?? []);
   const items = step.page.doc_ids.map((id) => {
     const s = scores.get(id);
     return {
@@ -201,14 +252,55 @@ function rankPayload(
       ...(outside.has(id) ? { out_of_window: true } : {}),
     };
   });
+  const total = state.pages.reduce((n, p) => n + p.doc_ids.length, 0);
+  const first = step.page.index === 0;
+  const others = state.pages.filter((p) => p !== step.page).flatMap((p) => p.doc_ids);
+  const leftOut = shortlist?.left_out ?? [];
+  const byScore: Record<string, number> = {};
+  for (const id of leftOut) {
+    const k = String(scores.get(id)?.score ?? 0);
+    byScore[k] = (byScore[k] ?? 0) + 1;
+  }
+  const best = Math.max(0, ...[...scores.values()].map((s) => s.score));
+  const leftTop = leftOut.filter((id) => scores.get(id)?.score === best);
+  const limit = shortlist?.limit ?? total;
+  const leftWords = leftOut.length
+    ? ` ${leftOut.length} papers scored 2 or more are not on the shortlist (at most 2 × top + 10 = ${limit} are ranked): left_out. To bring one in, add it to ranked_entries of this or a later page with its rank.`
+    : "";
   return {
     next: "rank_shortlist",
     payload: {
       page: { index: step.page.index, of: state.pages.length, size: PAGE_SIZE, items },
-      shortlisted: { in_window: state.shortlist?.in_window.length ?? 0, outside: outside.size },
+      shortlisted: { in_window: shortlist?.in_window.length ?? 0, outside: outside.size, total },
+      ...(first && others.length
+        ? {
+            overview: {
+              format: COMPACT_FORMAT,
+              lines: others.map((id) => compactLine(records[id], id, scores.get(id))),
+            },
+          }
+        : {}),
+      ...(leftOut.length
+        ? {
+            left_out: {
+              count: leftOut.length,
+              by_score: byScore,
+              ...(first
+                ? {
+                    top_score: best,
+                    doc_ids: leftTop,
+                    // One line each for the best `top` of them; the rest by id.
+                    lines: leftTop
+                      .slice(0, state.inputs.top)
+                      .map((id) => compactLine(records[id], id, scores.get(id))),
+                  }
+                : {}),
+            },
+          }
+        : {}),
       top: state.inputs.top,
       foundational: state.inputs.foundational,
-      note: "Rank every paper of this page: {doc_id, rank, role?, why?, cite?}. cite is what you intend to cite; verification compares it with resmon's record.",
+      note: `Rank every paper of this page: {doc_id, rank, role?, why?, cite?}. A rank orders the whole shortlist: 1 is the best of all ${total}${first && others.length ? " (overview lists the other pages' papers, one line each; their full records come on their pages)" : ""}. cite is what you intend to cite; verification compares it with resmon's record.${leftWords}`,
     },
   };
 }
@@ -306,5 +398,7 @@ export function nothingToRank(state: ScanState): string {
             : `every one of its ${n} retrievals returned 0 papers`;
     return `This scan found nothing: ${what}.${sources}`;
   }
-  return `This scan found nothing to rank: none of the ${state.candidates.length} screened candidates scored 2 or more.${sources}`;
+  const screened = state.batches.reduce((n, b) => n + (b.scores?.length ?? 0), 0);
+  const stopped = state.screening_stopped ? ` ${screeningStoppedWords(state)}` : "";
+  return `This scan found nothing to rank: none of the ${screened} screened candidates scored 2 or more.${stopped}${sources}`;
 }

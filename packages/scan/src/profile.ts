@@ -31,7 +31,8 @@ export const PAGE_SIZE = 10;
 export const SHORTLIST_IN_WINDOW = 40;
 export const SHORTLIST_OUTSIDE = 12;
 export const SHORTLIST_MIN_SCORE = 2;
-export const THIN_BELOW = 5;
+/** A criterion with fewer papers (scored ≥ 1 naming it) is thin: in thin_criteria, evidence.md and the standard profile's gap rule. */
+export const THIN_BELOW = 8;
 export const EXPANSION_SEEDS = 5;
 export const EXPANSION_K = 10;
 export const ALTERNATES = 5;

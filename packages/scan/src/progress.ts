@@ -7,7 +7,7 @@ import type { ScanState } from "./state.js";
  * `notifications/progress`.
  */
 export interface ScanProgress {
-  stage: "retrieve" | "verify";
+  stage: "retrieve" | "screen" | "verify";
   done: number;
   total: number;
   message: string;
@@ -16,7 +16,7 @@ export interface ScanProgress {
 export type OnProgress = (progress: ScanProgress) => void;
 
 /** The stage a call is working in, as the call says it (retrievalPass, runVerification). */
-export type ProgressStage = { kind: "retrieve"; round: number } | { kind: "verify" };
+export type ProgressStage = { kind: "retrieve"; round: number } | { kind: "screen" } | { kind: "verify" };
 
 const plural = (n: number, one: string) =>
   `${n} ${n === 1 ? one : one.endsWith("h") ? `${one}es` : `${one}s`}`;
@@ -27,6 +27,17 @@ const plural = (n: number, one: string) =>
  * checked against resmon's record, then one more once the evidence is written.
  */
 export function progressOf(state: ScanState, stage: ProgressStage): ScanProgress {
+  if (stage.kind === "screen") {
+    const batches = state.batches.filter((b) => !b.skipped);
+    const scored = batches.filter((b) => b.accepted_hash !== null).length;
+    const papers = batches.reduce((n, b) => n + (b.scores?.length ?? 0), 0);
+    return {
+      stage: "screen",
+      done: scored,
+      total: batches.length,
+      message: `Screening: batch ${scored} of ${batches.length} scored (${plural(papers, "paper")}).`,
+    };
+  }
   if (stage.kind === "verify") {
     const ranked = state.pages.reduce((n, p) => n + (p.entries?.length ?? 0), 0);
     const checked = Math.min(ranked, Object.keys(state.checks?.lifecycle ?? {}).length);
@@ -58,6 +69,6 @@ export function progressOf(state: ScanState, stage: ProgressStage): ScanProgress
     total: tasks.length + 1,
     message: pooled
       ? `${round} done: ${parts} finished; ${plural(state.candidates.length, "candidate")} pooled to screen.`
-      : `${round}: ${parts} finished; ${plural(found, "paper")} found so far${waiting ? `; ${waiting} waiting for a free run slot` : ""}.`,
+      : `${round}: ${parts} finished; ${plural(found, "record")} returned so far (before duplicates and filters are removed)${waiting ? `; ${waiting} waiting for a free run slot` : ""}.`,
   };
 }

@@ -50,7 +50,7 @@ export function batchKind(round: number, candidates: readonly (Found & { origin:
 
 /** What a screening batch of the expansion says first, so it is never read as what the queries found. */
 export const EXPANSION_BATCH_NOTE =
-  "This batch is the expansion: resmon's similar-papers search from your best-scored papers, not your queries. Its papers may come from sources the scan did not select and from outside the window (out_of_window); found_by names the seed.";
+  "This batch is the expansion: resmon's similar-papers search from your best-scored papers, not your queries. Its papers may come from sources the scan did not select and from outside the window (out_of_window); found_by names the seed; seed and distance say which seed each paper is nearest and how near (resmon's distance: smaller is closer).";
 
 /**
  * found_by in one short line for an answer a model reads: the queries grouped by how they retrieved

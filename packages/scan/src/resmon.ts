@@ -193,7 +193,8 @@ export async function corpusSearch(
 }
 
 export type SimilarOutcome =
-  | { ok: true; records: PaperRecord[]; reason: string | null }
+  /** `distances`: resmon's distance of each neighbour (by id) from the seed, where it gave one. */
+  | { ok: true; records: PaperRecord[]; reason: string | null; distances: Record<string, number> }
   | { ok: false; error: ToolError };
 
 export async function similarTo(call: Call, docId: number, k: number): Promise<SimilarOutcome> {
@@ -211,13 +212,18 @@ export async function similarTo(call: Call, docId: number, k: number): Promise<S
     throw error;
   }
   const data = asObject(answer, "expand", "the similar-papers request");
+  const rows =
+    data.neighbours === undefined ? [] : rowsOf(data.neighbours, "expand", "the similar-papers request");
+  const distances: Record<string, number> = {};
+  for (const row of rows) {
+    if (Number.isInteger(row.id) && typeof row.distance === "number" && Number.isFinite(row.distance))
+      distances[String(row.id)] = row.distance;
+  }
   return {
     ok: true,
-    records:
-      data.neighbours === undefined
-        ? []
-        : records(rowsOf(data.neighbours, "expand", "the similar-papers request")),
+    records: records(rows),
     reason: typeof data.reason === "string" ? data.reason : null,
+    distances,
   };
 }
 

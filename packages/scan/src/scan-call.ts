@@ -50,6 +50,20 @@ export function withFiles(dir: ScanDir, envelope: ScanEnvelope): ScanEnvelope {
 }
 
 /**
+ * A shortlist page answered to a mutating call is one the model has been shown in full: only such a
+ * page's papers may be ranked (scan_verify refuses ranks for the others). scan_result, read-only,
+ * shows nothing in this sense.
+ */
+function markShown(call: Call, envelope: ScanEnvelope): void {
+  if (envelope.next_action !== "rank_shortlist" || envelope.scan_id !== call.state.scan_id) return;
+  const index = (envelope.payload.page as { index?: unknown } | undefined)?.index;
+  const page = call.state.pages.find((p) => p.index === index);
+  if (!page || page.shown) return;
+  page.shown = true;
+  call.save();
+}
+
+/**
  * Run one mutating call's `work` under the scan's lock, with a fresh read of its state: `open`
  * gives it the Call (its backend, its wait budget from when the tool call arrived). A budget spent
  * under a request answers what is recorded so far instead of failing.
@@ -89,12 +103,16 @@ export async function locked(
       });
       return opened;
     };
-    return withFiles(dir, await work(dir.readState(), open));
+    const envelope = await work(dir.readState(), open);
+    if (opened) markShown(opened, envelope);
+    return withFiles(dir, envelope);
   } catch (error) {
     // The wait budget ran out under a request: what is recorded stands, and the envelope says where.
     if (!(error instanceof BudgetSpent) || !opened) throw error;
     opened.save();
-    return withFiles(dir, envelopeOf(opened.state, opened.records));
+    const envelope = envelopeOf(opened.state, opened.records);
+    markShown(opened, envelope);
+    return withFiles(dir, envelope);
   } finally {
     lock.release();
   }

@@ -1,5 +1,5 @@
 import type { ScanEnvelope, ToolArgs } from "@resmon/mcp-contract";
-import { acceptGap, acceptRanked, acceptScreen, cleanEntries, cleanScores } from "./accept.js";
+import { acceptGap, acceptRanked, acceptScreen, acceptStop, cleanEntries, cleanScores } from "./accept.js";
 import { checkListLength } from "./args.js";
 import { wrongPhase } from "./artifacts.js";
 import type { ScanBackend } from "./backend.js";
@@ -15,10 +15,10 @@ export async function continueScan(
   callOptions?: ScanCallOptions,
 ): Promise<ScanEnvelope> {
   const scanId = args.scan_id;
-  const sent = (["screen_scores", "gap_queries", "ranked_entries"] as const).filter(
+  const sent = (["screen_scores", "gap_queries", "ranked_entries", "stop_screening"] as const).filter(
     (k) => args[k] !== undefined,
   );
-  for (const k of sent) checkListLength(args[k], k, k);
+  for (const k of sent) if (k !== "stop_screening") checkListLength(args[k], k, k);
   for (const [i, score] of (Array.isArray(args.screen_scores) ? args.screen_scores : []).entries()) {
     checkListLength(score?.criteria_hit, `screen_scores[${i}].criteria_hit`, "criteria_hit");
   }
@@ -32,6 +32,7 @@ export async function continueScan(
     if (kind === "screen_scores") return acceptScreen(call, cleanScores(args.screen_scores ?? []));
     if (kind === "gap_queries") return acceptGap(call, args.gap_queries ?? []);
     if (kind === "ranked_entries") return acceptRanked(call, cleanEntries(args.ranked_entries ?? []));
+    if (kind === "stop_screening") return acceptStop(call);
     if (nextStepOf(state).kind === "round_failed") throw roundFailedError(state);
     return advance(call);
   });

@@ -41,9 +41,10 @@ export function newState(scanId: string, inputs: StartInputs, now: Date): ScanSt
 }
 
 /**
- * The envelope of another scan with these inputs that is still open (not complete, not stopped), as
- * scan_result reads it, saying it answers in place of a duplicate; null when there is none or this
- * scan_id already exists (then it is resumed as always).
+ * The envelope of another scan with these inputs, open or finished (not stopped, not closed on
+ * finding nothing), as scan_result reads it, saying it answers in place of a duplicate; null when
+ * there is none or this scan_id already exists (then it is resumed as always). The one lookup of the
+ * inputs' hash: nothing is sent to resmon before it.
  */
 async function openScanWithInputs(
   ctx: EngineContext,
@@ -59,15 +60,24 @@ async function openScanWithInputs(
     const state = new ScanDir(ctx.root, other, ctx.scrub).readState();
     if (!state || state.inputs_hash !== hash) return null;
     const kind = nextStepOf(state).kind;
-    if (kind === "complete" || kind === "stopped") return null;
+    // A stopped scan, or one closed because its first round found nothing, invites the same inputs again later.
+    if (
+      kind === "stopped" ||
+      state.closed_found_nothing ||
+      (kind === "complete" && state.candidates.length === 0)
+    )
+      return null;
     envelope = await scanResult(ctx, { scan_id: other });
   } catch {
     return null;
   }
+  const done = envelope.next_action === "complete";
   envelope.payload.duplicate_of = {
     scan_id_sent: scanId,
-    open_scan_id: other,
-    note: `A scan with these same inputs is open as ${other}; this is its answer and nothing was started. Go on with scan_id ${other}. To start a second scan with the same inputs, send scan_start with allow_duplicate: true.`,
+    ...(done ? { finished_scan_id: other } : { open_scan_id: other }),
+    note: done
+      ? `A scan with these same inputs finished as ${other}; this is its result and nothing was sent to resmon. Read it with scan_result (scan_id ${other}). To run the same inputs again as a new scan, send scan_start with allow_duplicate: true.`
+      : `A scan with these same inputs is open as ${other}; this is its answer and nothing was started. Go on with scan_id ${other}. To start a second scan with the same inputs, send scan_start with allow_duplicate: true.`,
   };
   return envelope;
 }

@@ -24,12 +24,15 @@ export interface Placed {
   paper: Ranked;
   position: number;
   slot: Slot;
+  /** The slot in words, true of this paper (a backfill says why the paper above it could not take the place). */
+  words: string;
 }
 
 /** An alternate: a ranked paper the result left out, and why. */
 export interface Alternate {
   paper: Ranked;
   left_out: LeftOut;
+  words: string;
 }
 
 /**
@@ -46,8 +49,10 @@ export function selectPackets(
 ): { chosen: Placed[]; alternates: Alternate[]; words: string } {
   const mix = chooseMix(ranked, top, foundational, authorKey);
   return {
-    chosen: mix.chosen.map((c, i) => ({ paper: c.paper, position: i + 1, slot: c.slot })),
-    alternates: mix.leftOut.slice(0, ALTERNATES).map((l) => ({ paper: l.paper, left_out: l.reason })),
+    chosen: mix.chosen.map((c, i) => ({ paper: c.paper, position: i + 1, slot: c.slot, words: c.words })),
+    alternates: mix.leftOut
+      .slice(0, ALTERNATES)
+      .map((l) => ({ paper: l.paper, left_out: l.reason, words: l.words })),
     words: mixWords(mix, top, since),
   };
 }

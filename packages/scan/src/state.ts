@@ -1,6 +1,7 @@
 import type { GapQuery, RankedEntry, ScreenScore } from "@resmon/mcp-contract";
 import type { StartInputs } from "./args.js";
 import type { PaperRecord } from "./records.js";
+import type { Shortlist } from "./shortlist.js";
 
 /** What GET /api/documents/{id}/lifecycle told us, or that the check did not finish. */
 export type LifecycleOutcome =
@@ -89,6 +90,24 @@ export interface Batch {
   doc_ids: number[];
   accepted_hash: string | null;
   scores: ScreenScore[] | null;
+  /** Left unscreened: the model took the offer to stop screening (state.screening_stopped). */
+  skipped?: boolean;
+}
+
+/** A screening slip the model corrected before the shortlist was built: the score before and after, and why. */
+export interface Correction {
+  doc_id: number;
+  from: { score: number; criteria_hit: string[] };
+  to: { score: number; criteria_hit: string[] };
+  reason: string;
+  at: string;
+}
+
+/** The model took the offer to stop screening: when, why it was offered, and what was left unscreened. */
+export interface ScreeningStopped {
+  at: string;
+  why: string;
+  unscreened: number[];
 }
 
 export interface Page {
@@ -96,6 +115,8 @@ export interface Page {
   doc_ids: number[];
   accepted_hash: string | null;
   entries: RankedEntry[] | null;
+  /** Answered to a mutating call (the model was shown this page in full): only then may it be ranked. */
+  shown?: boolean;
 }
 
 export interface BackendRestart {
@@ -110,6 +131,8 @@ export interface ExpansionState {
   /** Seeds whose neighbour list came back empty, with resmon's reason. */
   empty: { doc_id: number; reason: string | null }[];
   failed: { doc_id: number; error: string }[];
+  /** Per paper the expansion added: the seed it is nearest to and resmon's distance from it (smaller is closer). */
+  nearest?: Record<string, { seed: number; distance: number | null }>;
   /** Set when nothing was asked: this resmon has no similar-papers route (the sentence says so). */
   not_asked?: string;
 }
@@ -187,7 +210,14 @@ export interface ScanState {
   feedback?: FeedbackState;
   expansion: ExpansionState | null;
   gap: GapState | null;
-  shortlist: { in_window: number[]; outside: number[] } | null;
+  shortlist: Shortlist | null;
+  /** Scores corrected before the shortlist was built. */
+  corrections?: Correction[];
+  screening_stopped?: ScreeningStopped | null;
+  /** Papers the feedback rounds' neighbour searches added: the seed each is nearest and resmon's distance. */
+  nearest?: Record<string, { seed: number; distance: number | null }>;
+  /** Closed because its first round found nothing: a later scan with the same inputs is no duplicate. */
+  closed_found_nothing?: boolean;
   pages: Page[];
   /** Verification under way: resmon's record now and each lifecycle outcome, kept across calls. */
   checks: VerifyChecks | null;

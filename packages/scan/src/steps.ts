@@ -41,7 +41,7 @@ export function nextStep(state: ScanState): Step {
       return { kind: why === "failed" ? "round_failed" : "nothing_found", round };
     return round === 0 ? { kind: "stopped", round, why } : { kind: "give_up_round", round };
   }
-  const open = state.batches.find((b) => b.accepted_hash === null);
+  const open = state.batches.find((b) => b.accepted_hash === null && !b.skipped);
   if (open) return { kind: "screen", batch: open };
   // Feedback belongs to the first round's screening; a gap round's pages are screened once, as released.
   if (feedbackDue(state) && state.gap === null) return { kind: "feedback" };

@@ -8,8 +8,9 @@ import { renderMarkdown } from "./evidence-markdown.js";
 import { nothingToRank } from "./payloads.js";
 import { exportBibtex, exportCsv, exportJson, lifecycleOf } from "./resmon.js";
 import { summaryOf } from "./scan-summary.js";
+import { screeningAccount } from "./screening.js";
 import type { Ranked } from "./select-packets.js";
-import { scoresById } from "./shortlist.js";
+import { scoresById, shortlistedIds } from "./shortlist.js";
 import type { Candidate, RecordFrom, ScanState, Verdict } from "./state.js";
 import { matchExportRows, verdictFor } from "./verify.js";
 
@@ -104,6 +105,7 @@ export function closeFoundNothing(state: ScanState): void {
   };
   state.shortlist = { in_window: [], outside: [] };
   state.pages = [];
+  state.closed_found_nothing = true;
 }
 
 /** Each ranked paper's verdict: its record at retrieval against resmon's now, and its lifecycle. */
@@ -150,7 +152,8 @@ function evidenceInputsOf(
     retrievals_failed: state.tasks.filter((t) => t.status === "failed").length,
     candidates: state.candidates.length,
     screened: state.batches.reduce((n, b) => n + (b.scores?.length ?? 0), 0),
-    shortlisted: (state.shortlist?.in_window.length ?? 0) + (state.shortlist?.outside.length ?? 0),
+    unscreened: state.screening_stopped?.unscreened.length ?? 0,
+    shortlisted: shortlistedIds(state.shortlist).length,
     ranked: entries.length,
     verified: verdicts.filter((v) => v.verified).length,
   };
@@ -171,6 +174,7 @@ function evidenceInputsOf(
     not_served: notServed(state),
     retrievals: state.tasks,
     sources_searched: state.inputs.sources,
+    screening: screeningAccount(state),
     found_nothing:
       ranked.length === 0
         ? nothingToRank(state)

@@ -102,6 +102,53 @@ describe("token budgets (cl100k_base)", () => {
     expect(tokens(env)).toBeLessThan(3000);
   });
 
+  it("page 0 of the largest shortlist (top 25: 60 to rank) with its overview and 200 left out stays under 7000 tokens; the other pages carry neither", () => {
+    const all = Array.from({ length: 260 }, (_, i) => i + 1);
+    const book: RecordBook = Object.fromEntries(all.map((id) => [String(id), heavy(id)]));
+    const ranked = all.slice(0, 60);
+    const pages = Array.from({ length: 6 }, (_, i) => ({
+      index: i,
+      doc_ids: ranked.slice(i * 10, i * 10 + 10),
+      accepted_hash: null,
+      entries: null,
+    }));
+    const state = stateWith(all, {
+      inputs: { ...normalizeStart(startArgs({ top: 25 })) },
+      batches: [
+        {
+          index: 0,
+          round: 0,
+          doc_ids: all,
+          accepted_hash: "h",
+          scores: all.map((doc_id) => ({
+            doc_id,
+            score: 3,
+            criteria_hit: ["C1", "C2", "C3"],
+            reason: "x ".repeat(400),
+          })),
+        },
+      ],
+      expansion: { seeds: [], added: [], empty: [], failed: [] },
+      gap: { needed: false, reasons: [], queries: null, accepted_hash: null },
+      shortlist: { in_window: ranked, outside: [], left_out: all.slice(60), limit: 60 },
+      pages,
+    });
+    const first = envelopeOf(state, book);
+    const payload = first.payload as {
+      overview: { lines: string[] };
+      left_out: { count: number; lines: string[] };
+    };
+    expect(payload.overview.lines).toHaveLength(50);
+    expect(payload.left_out.count).toBe(200);
+    expect(payload.left_out.lines).toHaveLength(25);
+    expect(tokens(first)).toBeLessThan(7000);
+    state.pages[0] = { ...(state.pages[0] as (typeof state.pages)[0]), accepted_hash: "h", entries: [] };
+    const later = envelopeOf(state, book);
+    expect((later.payload.page as { index: number }).index).toBe(1);
+    expect(later.payload.overview).toBeUndefined();
+    expect(tokens(later)).toBeLessThan(3000);
+  });
+
   describe("a finished scan's result", () => {
     let r: Rig;
     let done: ScanEnvelope;

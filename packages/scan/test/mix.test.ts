@@ -44,6 +44,33 @@ describe("chooseMix: which papers, in which slot, and why the rest were left out
     );
   });
 
+  it("every sentence true: unused foundational slots are said, a backfill says why the paper above it could not take the place, no reserved slot is claimed when none was", () => {
+    // foundational 1, no paper outside the window: the slot is unused, and the result says so.
+    const plain = chooseMix([paper(1), paper(2), paper(3), paper(4)], 2, 1, byAuthor);
+    expect(plain.chosen.map((c) => c.slot)).toEqual(["core", "core"]);
+    expect(plain.foundationalUnused).toBe(1);
+    expect(mixWords(plain, 2, null)).toContain("1 foundational slot unused");
+    for (const l of plain.leftOut) expect(l.words).not.toContain("reserved");
+    // The only paper outside the window is refused by the author cap: the slots stay empty, and the
+    // backfill that follows names the author cap, not an empty slot.
+    const capped = chooseMix(
+      [
+        paper(1, { author: "Smith", role: "review" }),
+        paper(2, { author: "Smith", role: "contradicting" }),
+        paper(3, { author: "Smith", outside: true }),
+        paper(4),
+        paper(5),
+      ],
+      4,
+      2,
+      byAuthor,
+    );
+    expect(capped.foundationalUnused).toBe(2);
+    const backfill = capped.chosen.filter((c) => c.slot === "backfill");
+    expect(backfill.length).toBeGreaterThan(0);
+    for (const b of backfill) expect(b.words).toContain("first author already had 2 papers");
+  });
+
   it("a paper that takes the place of a better-ranked one left out is backfill, and the one left out says why", () => {
     const ranked = [
       paper(1, { author: "Smith" }),

@@ -46,7 +46,7 @@ describe("scan progress", () => {
     // 6 queries, each a sweep and a corpus search: 12 retrievals, and the pooling as the last unit.
     expect(start[0]).toMatchObject({ stage: "retrieve", done: 0, total: 13 });
     expect(start[0]?.message).toMatch(
-      /^Retrieval: 0 of 6 sweeps, 0 of 6 corpus searches finished; 0 papers found so far/,
+      /^Retrieval: 0 of 6 sweeps, 0 of 6 corpus searches finished; 0 records returned so far/,
     );
     for (const c of calls)
       for (let i = 1; i < c.events.length; i++) {
@@ -71,7 +71,14 @@ describe("scan progress", () => {
     expect(verify.map((e) => e.done)).toEqual([...Array(last.total + 1).keys()]);
     expect(ranked?.length ?? 0).toBeLessThanOrEqual(last.total - 1);
 
-    // A screening batch or a ranking page has nothing long to report.
+    // Each accepted screening batch says how far screening has come.
+    const screening = calls.flatMap((c) => c.events).filter((e) => e.stage === "screen");
+    const batches = seen.filter((e) => e.next_action === "screen_candidates").length;
+    expect(screening[0]?.message).toMatch(/^Screening: batch 1 of \d+ scored \(\d+ papers\)\.$/);
+    // One report per accepted batch (again when the expansion adds batches to the total).
+    expect([...new Set(screening.map((e) => e.done))]).toEqual([...Array(batches).keys()].map((i) => i + 1));
+    expect(screening.at(-1)).toMatchObject({ done: batches, total: batches });
+    // A ranking page has nothing long to report.
     const quiet = calls.filter((c) => c.name === "continue" && c.events.length === 0);
     expect(quiet.length).toBeGreaterThan(0);
   });

@@ -52,7 +52,19 @@ describe("where each paper came from", () => {
       // Said before the usual instruction, so it is never read as what the queries found.
       expect(b.note).toMatch(/^This batch is the expansion: resmon's similar-papers search/);
       for (const it of b.batch.items) expect(it.found_by).toMatch(/(^|; )similar to \d+(, \d+)*$/);
+      // Each expansion paper shows the seed it is nearest and resmon's distance from it.
+      for (const it of b.batch.items as (Batch["items"][number] & { seed?: number; distance?: number })[]) {
+        expect(typeof it.distance).toBe("number");
+        const similar = /similar to ([\d, ]+)/.exec(it.found_by)?.[1]?.split(", ").map(Number) ?? [];
+        expect(similar).toContain(it.seed);
+      }
     }
+    // No paper is "similar to" itself.
+    for (const b of batches)
+      for (const it of b.batch.items) {
+        const similar = /similar to ([\d, ]+)/.exec(it.found_by)?.[1]?.split(", ").map(Number) ?? [];
+        expect(similar).not.toContain(it.doc_id);
+      }
     for (const b of queries) {
       expect(b.note).toMatch(/^Score every item/);
       for (const it of b.batch.items) {

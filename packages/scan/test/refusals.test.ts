@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolError } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -112,13 +112,22 @@ describe("refusals", () => {
     expect(sweeps() - one).toBe(one);
   });
 
-  it("a finished scan does not hold its inputs: the same brief under a new scan_id is a new scan", async () => {
+  it("the same inputs under a new scan_id after the scan finished: its result answers (duplicate_of), nothing is sent; allow_duplicate starts a new one", async () => {
     const engine = r.engine();
     const args = startArgs({ allow_duplicate: undefined });
     expect((await driveToEnd(engine, await engine.start(args))).at(-1)?.next_action).toBe("complete");
-    const next = await engine.start({ ...args, scan_id: randomUUID() });
-    expect(next.scan_id).not.toBe(args.scan_id);
+    const requests = r.kit.requests.length;
+    const fresh = randomUUID();
+    const dup = await engine.start({ ...args, scan_id: fresh });
+    expect(dup.scan_id).toBe(args.scan_id);
+    expect(dup.next_action).toBe("complete");
+    expect(dup.payload.duplicate_of).toMatchObject({ scan_id_sent: fresh, finished_scan_id: args.scan_id });
+    expect(r.kit.requests.length).toBe(requests);
+    expect(existsSync(join(r.dataDir, fresh))).toBe(false);
+    const posts = r.sweepPosts();
+    const next = await engine.start({ ...args, scan_id: randomUUID(), allow_duplicate: true });
     expect(next.payload.duplicate_of).toBeUndefined();
+    expect(r.sweepPosts()).toBeGreaterThan(posts);
   });
 
   it("omitting an argument equal to its default is not a change", async () => {
@@ -228,9 +237,18 @@ describe("refusals", () => {
     const shortlisted = env.progress.shortlisted as number;
     expect(shortlisted).toBeGreaterThan(page.length);
     const early = await refusal(engine.verify({ scan_id: args.scan_id, ranked_entries: rankPage(page, 1) }));
-    expect(early.detail.reason).toBe("bad_artifact");
-    expect((early.detail.missing_ids as number[]).length).toBe(shortlisted - page.length);
-    expect(early.detail.missing_ids).not.toContain(page[0]?.doc_id);
+    // The other pages were never shown: the refusal names no id of theirs, only which page to read.
+    expect(early.detail.reason).toBe("unread_pages");
+    expect(early.detail.unread_pages).toContain(1);
+    expect(early.detail.missing_ids).toBeUndefined();
+    expect(early.message).toContain("scan_continue with scan_id alone");
+    // Ranks made up for papers of a page never shown are refused, never accepted.
+    const state = JSON.parse(readFileSync(join(r.dataDir, args.scan_id, "scan.json"), "utf8"));
+    const unseen = state.pages[1].doc_ids as number[];
+    const madeUp = unseen.map((doc_id, i) => ({ doc_id, rank: page.length + 1 + i }));
+    const blind = await refusal(engine.verify({ scan_id: args.scan_id, ranked_entries: madeUp }));
+    expect(blind.detail).toMatchObject({ reason: "unread_pages", next_action: "rank_shortlist" });
+    expect(shortlisted).toBeGreaterThan(page.length);
     // The page sent with verify was merged: it is not asked for again.
     const poll = await engine.continue({ scan_id: args.scan_id });
     expect((poll.payload.page as { index: number }).index).toBe(1);

@@ -2,7 +2,7 @@ import { ToolError } from "@resmon/mcp-contract";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { artifactHash, checkRankedPage, checkScreenScores, fitIds } from "../src/artifacts.js";
-import { coverageOf, gapDecision } from "../src/coverage.js";
+import { coverageOf, coverageProgress, gapDecision } from "../src/coverage.js";
 import { buildShortlist, shortlistPages } from "../src/shortlist.js";
 import type { Batch, Candidate, RetrievalTask } from "../src/state.js";
 
@@ -103,7 +103,7 @@ describe("coverage and the gap round", () => {
     ...over,
   });
 
-  it("counts hits per criterion among papers scored ≥ 1, thin below 5, and names silent sources verbatim", () => {
+  it("counts hits per criterion among papers scored ≥ 1, thin below 8, and names silent sources verbatim", () => {
     const batches = [
       batchOf([
         [1, 3, ["C1", "C2"]],
@@ -150,6 +150,28 @@ describe("coverage and the gap round", () => {
     ]);
   });
 
+  it("a failed sweep heard from no source: coverage_risk is never 0 when sweeps failed", () => {
+    const failed = task({ status: "failed", coverage: null });
+    const all = coverageProgress(
+      [failed, task({ query_id: "Q2", status: "failed", coverage: null })],
+      ["arxiv", "pubmed"],
+    );
+    expect(all.coverage_risk).toBe(2);
+    expect(String(all.coverage_note)).toContain("2 sweeps failed");
+    const answered = task({
+      coverage: {
+        summary: null,
+        sources: [
+          { source: "arxiv", category: "answered" },
+          { source: "pubmed", category: "answered" },
+        ],
+        sources_that_could_not_answer: [],
+      },
+    });
+    expect(coverageProgress([answered], ["arxiv", "pubmed"]).coverage_risk).toBe(0);
+    expect(coverageProgress([answered, failed], ["arxiv", "pubmed"]).coverage_risk).toBe(2);
+  });
+
   it("follows the profile's rule", () => {
     const rich = { hits_per_criterion: { C1: 30, C2: 28, C3: 20 }, pool_per_query: { Q1: 40, Q2: 25 } };
     expect(gapDecision("never", false, rich, ["Q1", "Q2"]).needed).toBe(false);
@@ -170,14 +192,30 @@ describe("coverage and the gap round", () => {
     ).toEqual(["Query Q2 contributed 19 candidates (under 20)."]);
   });
 
+  it("one number for thin: a criterion the gap rule calls thin is in thin_criteria, and only then", () => {
+    const hits = (n: number) => [...Array(n)].map((_, i) => [i + 1, 2, ["C1"]] as [number, 2, string[]]);
+    for (const n of [4, 6, 7, 8, 9]) {
+      const cov = coverageOf(
+        ["C1"],
+        hits(n).map(([id]) => cand(id)),
+        [batchOf(hits(n))],
+        [],
+        [],
+      );
+      const gap = gapDecision("when_thin", false, { ...cov, pool_per_query: {} }, []);
+      expect(cov.thin_criteria.includes("C1")).toBe(gap.needed);
+      expect(gap.reasons.some((r) => r.includes("thin"))).toBe(gap.needed);
+    }
+  });
+
   it("names every criterion the rule caught, not only the weakest (as thin_criteria lists them)", () => {
     const thin = { hits_per_criterion: { C1: 0, C2: 0, C3: 1, C4: 2 }, pool_per_query: { Q1: 40 } };
     expect(gapDecision("when_thin", false, thin, ["Q1"]).reasons).toEqual([
-      "Criteria C1 (0), C2 (0), C3 (1), C4 (2) have under 8 papers each.",
+      "Criteria C1 (0), C2 (0), C3 (1), C4 (2) are thin: under 8 papers each.",
     ]);
     const one = { hits_per_criterion: { C1: 30, C2: 28, C3: 7 }, pool_per_query: { Q1: 40 } };
     expect(gapDecision("when_thin", false, one, ["Q1"]).reasons).toEqual([
-      "Criterion C3 (7) has under 8 papers.",
+      "Criterion C3 (7) is thin: under 8 papers.",
     ]);
     const half = { hits_per_criterion: { C1: 60, C2: 50, C3: 12, C4: 10 }, pool_per_query: { Q1: 40 } };
     expect(gapDecision("when_thin", false, half, ["Q1"]).reasons).toEqual([
@@ -187,7 +225,7 @@ describe("coverage and the gap round", () => {
 });
 
 describe("shortlist", () => {
-  it("takes score ≥ 2, best first, at most 40 in the window and 12 outside, in pages of 10", () => {
+  it("takes score ≥ 2, best first, at most 2 × top + 10 with a few outside the window, in pages of 10", () => {
     const candidates = Array.from({ length: 70 }, (_, i) => cand(i + 1, { out_of_window: i >= 50 }));
     const scores = new Map(
       candidates.map((c) => [
@@ -199,15 +237,64 @@ describe("shortlist", () => {
         },
       ]),
     );
-    const s = buildShortlist(candidates, scores);
-    expect(s.in_window.length).toBeLessThanOrEqual(40);
-    expect(s.outside.length).toBeLessThanOrEqual(12);
+    const s = buildShortlist(candidates, scores, { top: 10, foundational: 2 });
+    expect(s.limit).toBe(30);
     for (const id of [...s.in_window, ...s.outside]) expect(scores.get(id)?.score).toBeGreaterThanOrEqual(2);
-    expect(scores.get(s.in_window[0] as number)?.score).toBe(3);
     expect(s.in_window[0]).toBe(15); // score 3 with two criteria, lowest id
-    expect(s.in_window.length).toBe(25); // 50 in window, half score ≥ 2
-    expect(s.outside.length).toBe(10);
+    expect(s.outside.length).toBe(6); // room for a few per foundational slot
+    expect(s.in_window.length).toBe(24); // 25 in the window scored ≥ 2; the bound leaves one out
+    // Every score-3 paper of the window is shortlisted; what the bound left out is said.
+    const threes = candidates.filter((c) => !c.out_of_window && c.doc_id % 4 === 3).map((c) => c.doc_id);
+    for (const id of threes) expect(s.in_window).toContain(id);
+    expect(s.left_out.length).toBe(25 + 10 - 30);
     const pages = shortlistPages(s);
-    expect(pages.map((p) => p.length)).toEqual([10, 10, 10, 5]);
+    expect(pages.map((p) => p.length)).toEqual([10, 10, 10]);
+    // Without foundational slots nothing outside the window is ranked.
+    expect(buildShortlist(candidates, scores, { top: 10, foundational: 0 }).outside).toEqual([]);
+  });
+
+  it("ranks at most 2 × top + 10, and every top-scored paper while they fit", () => {
+    const candidates = Array.from({ length: 100 }, (_, i) => cand(i + 1));
+    const scores = new Map(
+      candidates.map((c) => [
+        c.doc_id,
+        {
+          doc_id: c.doc_id,
+          score: (c.doc_id <= 20 ? 3 : c.doc_id <= 80 ? 2 : 0) as 0 | 2 | 3,
+          criteria_hit: ["C1"],
+        },
+      ]),
+    );
+    for (const [top, size] of [
+      [5, 20],
+      [10, 30],
+    ] as const) {
+      const s = buildShortlist(candidates, scores, { top, foundational: 0 });
+      expect(s.in_window.length).toBe(size);
+      for (let id = 1; id <= Math.min(20, size); id++) expect(s.in_window).toContain(id);
+      expect(s.left_out.length).toBe(80 - size);
+      // Left out best first: the top-scored ones the bound could not hold come before any score 2.
+      const leftThrees = s.left_out.filter((id) => id <= 20).length;
+      expect(s.left_out.slice(0, leftThrees).every((id) => id <= 20)).toBe(true);
+    }
+  });
+
+  it("past the bound, a criterion found by fewer queries is not starved: each marked criterion keeps its share", () => {
+    // 50 score-3 papers on C1 found by three queries each, 10 on C3 found by one.
+    const candidates = [
+      ...Array.from({ length: 50 }, (_, i) => cand(i + 1, { query_ids: ["Q1", "Q2", "Q3"] })),
+      ...Array.from({ length: 10 }, (_, i) => cand(100 + i)),
+    ];
+    const scores = new Map(
+      candidates.map((c) => [
+        c.doc_id,
+        { doc_id: c.doc_id, score: 3 as const, criteria_hit: [c.doc_id < 100 ? "C1" : "C3"] },
+      ]),
+    );
+    const s = buildShortlist(candidates, scores, { top: 5, foundational: 0 });
+    expect(s.in_window.length).toBe(20);
+    const c3 = s.in_window.filter((id) => id >= 100).length;
+    expect(c3).toBe(10);
+    expect(s.left_out.length).toBe(40);
   });
 });

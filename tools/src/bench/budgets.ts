@@ -29,10 +29,11 @@ export const TOOLS_LIST_BUDGET = {
  * What a model reads of tools/list (name, description, inputSchema; bench/tokens.ts
  * modelVisibleSize), tokens a tool on average: issue 31's goal, ahead of the reference servers
  * (server-github 131, server-filesystem 118) but server-memory (97) and server-everything (82).
- * Also a budget (token-budget.test.ts): 109.9 measured in contract 1.4 (147 before). A new tool or
- * a longer description has to fit under it, or move it here, in review.
+ * Also a budget (token-budget.test.ts): 109.9 measured in contract 1.4 (147 before); 110.8 since
+ * issue 40 (scan_continue's stop_screening and its description of corrections). A new tool or a
+ * longer description has to fit under it, or move it here, in review.
  */
-export const MODEL_VISIBLE_PER_TOOL_GOAL = 110;
+export const MODEL_VISIBLE_PER_TOOL_GOAL = 111;
 
 /**
  * The scan envelopes (a scripted scan on the demo data, tools/src/bench/tokens.ts scanEnvelopes),
@@ -41,10 +42,14 @@ export const MODEL_VISIBLE_PER_TOOL_GOAL = 110;
  * The result since issue 29: 1,373 (983 of it without what was added: each row's position, slot and
  * found_by, the mix sentence, alternates with why); its budget is that plus a fifth, as 838 had 1,050.
  * Issue 44: 1,662 once the scripted scan's shortlist holds the demo's retracted document 7 (the
- * result's `retracted` entry, title and notice); the budget moves by that entry, to 1,700.
+ * result's `retracted` entry, title and notice); the budget moves by that entry, to 1,700. Issue 40:
+ * 1,708 (the mix says unused foundational slots, a backfill why); budget 1,800.
+ * The shortlist page measured is page 0, which since issue 40 also carries the overview (every other
+ * shortlisted paper in one line) and what the bound left out (the best 10 of them in lines): 2,372
+ * on the scripted demo scan (a later page, without them, stays about 1,065); budget that plus ~5%.
  */
 export const SCAN_ENVELOPE_BUDGET: Record<string, number> = {
   "screening batch": 2_500,
-  "shortlist page": 1_350,
-  result: 1_700,
+  "shortlist page": 2_500,
+  result: 1_800,
 };

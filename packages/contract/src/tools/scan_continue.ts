@@ -13,7 +13,7 @@ export const scan_continue = writeTool({
   name: "scan_continue",
   title: "Continue scan",
   description:
-    "Send the one artifact next_action asks for: screen_scores, gap_queries or ranked_entries; none polls. Resent unchanged: replayed; changed: conflict.",
+    "Send what next_action asks for, or stop_screening when offered; none polls. Resent unchanged: replayed; changed: conflict, but a score may be corrected with a reason before the shortlist.",
   idempotent: true,
   openWorld: true,
   input: z.strictObject({
@@ -21,6 +21,7 @@ export const scan_continue = writeTool({
     screen_scores: screenScoresArg().optional(),
     gap_queries: gapQueriesArg().optional(),
     ranked_entries: rankedEntriesArg().optional(),
+    stop_screening: z.literal(true).optional().describe("Offered in payload.options."),
   }),
   output: scanEnvelopeShape(),
   routes: [...SCAN_RETRIEVAL_ROUTES, { method: "GET", path: "/api/documents/{document_id}/similar" }],
