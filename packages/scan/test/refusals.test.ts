@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ScanEngine } from "../src/index.js";
 import { asTheServerCalls, type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd, rankPage, scoreBatch } from "./helpers/model.js";
-import { startArgs } from "./helpers/plan.js";
+import { GRAPH_PLAN, startArgs } from "./helpers/plan.js";
 
 let r: Rig;
 beforeEach(async () => {
@@ -90,26 +90,30 @@ describe("refusals", () => {
   it("two starts of the same inputs at once under two new ids: one scan, the other answers duplicate_of (issue 41 point 2)", async () => {
     const engine = r.engine({ waitMs: 100 });
     const args = startArgs({ allow_duplicate: undefined });
-    const sweeps = () => r.kit.requests.filter((q) => q.route === "/api/search/sweep").length;
     const ids = [randomUUID(), randomUUID(), randomUUID()];
     const answers = await Promise.all(ids.map((id) => engine.start({ ...args, scan_id: id })));
     const started = answers.filter((a) => a.payload.duplicate_of === undefined);
     expect(started).toHaveLength(1);
-    const first = started[0]?.scan_id;
+    const first = started[0]?.scan_id as string;
     for (const a of answers.filter((x) => x.payload.duplicate_of !== undefined)) {
       expect(a.scan_id).toBe(first);
       expect(a.payload.duplicate_of).toMatchObject({ open_scan_id: first });
     }
-    // Only the scan that started has a directory; the sweeps sent are that one scan's.
+    // Only the scan that started has a directory.
     expect(readdirSync(r.dataDir).filter((d) => (ids as string[]).includes(d))).toEqual([first]);
-    const one = sweeps();
-    const alone = await asTheServerCalls(r.engine({ waitMs: 100 })).start({
-      ...args,
-      scan_id: randomUUID(),
-      allow_duplicate: true,
-    });
-    expect(alone.payload.duplicate_of).toBeUndefined();
-    expect(sweeps() - one).toBe(one);
+    // Once its retrieval is done, resmon has accepted each planned query's sweep exactly once: a
+    // second scan would have sent the same bodies again. Accepted sweeps are counted, not requests:
+    // how many 429s (asked again) a busy machine's timing draws is not the point.
+    let step = started[0];
+    for (let i = 0; step?.next_action === "await_retrieval" && i < 100; i++) {
+      step = await r.engine({ waitMs: 2000 }).continue({ scan_id: first });
+    }
+    expect(step?.next_action).not.toBe("await_retrieval");
+    const accepted = r.kit.requests
+      .filter((q) => q.method === "POST" && q.route === "/api/search/sweep" && q.status === 200)
+      .map((q) => JSON.stringify(q.body));
+    expect(accepted).toHaveLength(GRAPH_PLAN.queries.length);
+    expect(new Set(accepted).size).toBe(accepted.length);
   });
 
   it("the same inputs under a new scan_id after the scan finished: its result answers (duplicate_of), nothing is sent; allow_duplicate starts a new one", async () => {
