@@ -6,7 +6,7 @@ import { PROGRESS_MAX_PER_SECOND } from "@resmon/mcp-contract";
  * `{stage, done, total, message}` as its work moves; what goes out is one scale for the whole call
  * (a later stage counts on from where the earlier one ended), strictly increasing, at most
  * PROGRESS_MAX_PER_SECOND a second (a report inside the interval waits and is replaced by a newer
- * one), and nothing once the call has answered.
+ * one); the one held when the call answers goes before the answer, and nothing after it.
  */
 export interface ProgressReport {
   /** Work of one kind (retrieve, verify, export): a new stage counts on from the last one's total. */
@@ -26,10 +26,12 @@ export interface ProgressNote {
 export interface ProgressReporter {
   report(r: ProgressReport): void;
   /**
-   * The call is answering: nothing more is sent and a report waiting is dropped; resolves once the
-   * notifications already handed on are written, so none can arrive after the answer.
+   * The call is answering. A report still held for its interval is sent first, when the interval
+   * comes (so a fast verification ends on "N of N", not on its first report), unless `dropHeld`
+   * (a cancelled call says nothing more); then nothing more is sent. Resolves once the
+   * notifications handed on are written, so none can arrive after the answer.
    */
-  end(): Promise<void>;
+  end(dropHeld?: boolean): Promise<void>;
 }
 
 export const PROGRESS_INTERVAL_MS = Math.ceil(1000 / PROGRESS_MAX_PER_SECOND);
@@ -100,7 +102,17 @@ export function progressReporter(
       if (wait <= 0) flush();
       else timer ??= timers.setTimeout(flush, wait);
     },
-    async end() {
+    async end(dropHeld = false) {
+      if (!ended && !dropHeld && pending !== undefined && timer !== undefined) {
+        timers.clearTimeout(timer);
+        const wait = Math.max(0, lastAt + PROGRESS_INTERVAL_MS - timers.now());
+        await new Promise<void>((resolve) => {
+          timer = timers.setTimeout(() => {
+            flush();
+            resolve();
+          }, wait);
+        });
+      }
       ended = true;
       pending = undefined;
       if (timer !== undefined) timers.clearTimeout(timer);

@@ -230,7 +230,7 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
         return { ...withLinks(name, outcome), release };
       } finally {
         // Never rejects (its sends are caught), so the release above always reaches the session.
-        await reporter?.end();
+        await reporter?.end(signal?.aborted === true);
       }
     },
     prompts: {

@@ -95,7 +95,40 @@ describe("progressReporter", () => {
     ]);
   });
 
-  it("sends nothing once the call has ended, not even a report it was holding; the answer waits a moment after the last one", async () => {
+  it("sends the report it holds before the answer, when its interval comes; nothing after the answer", async () => {
+    const clock = fakeTime();
+    const sent: (ProgressNote & { at: number })[] = [];
+    const r = progressReporter((n) => sent.push({ ...n, at: clock.now() }), clock.t);
+    // A fast verification: every paper done inside the first interval.
+    r.report({ stage: "verify", done: 0, total: 3, message: "0 of 3" });
+    r.report({ stage: "verify", done: 1, total: 3, message: "1 of 3" });
+    r.report({ stage: "verify", done: 3, total: 3, message: "3 of 3" });
+    expect(clock.pending()).toBe(1);
+    let answered = false;
+    const ending = r.end().then(() => {
+      answered = true;
+    });
+    await Promise.resolve();
+    clock.advance(PROGRESS_INTERVAL_MS - 1);
+    await Promise.resolve();
+    expect(sent.map((s) => s.message)).toEqual(["0 of 3"]);
+    clock.advance(1);
+    await Promise.resolve();
+    // The held report went once its interval came; then the gap before the answer.
+    expect(sent.map((s) => s.message)).toEqual(["0 of 3", "3 of 3"]);
+    expect((sent[1]?.at ?? 0) - (sent[0]?.at ?? 0)).toBe(PROGRESS_INTERVAL_MS);
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(answered).toBe(false);
+    clock.advance(ANSWER_GAP_MS);
+    await ending;
+    expect(answered).toBe(true);
+    clock.advance(5000);
+    r.report({ stage: "verify", done: 4, total: 4, message: "late" });
+    clock.advance(5000);
+    expect(sent.map((s) => s.message)).toEqual(["0 of 3", "3 of 3"]);
+  });
+
+  it("a cancelled call drops the report it holds; the answer waits a moment after the last one", async () => {
     const clock = fakeTime();
     const sent: ProgressNote[] = [];
     const r = progressReporter((n) => sent.push(n), clock.t);
@@ -103,7 +136,7 @@ describe("progressReporter", () => {
     r.report({ stage: "export", done: 1, total: 2, message: "exporting" });
     expect(clock.pending()).toBe(1);
     let answered = false;
-    const ending = r.end().then(() => {
+    const ending = r.end(true).then(() => {
       answered = true;
     });
     // The held report is dropped; what is left is the gap before the answer.

@@ -92,6 +92,10 @@ describe.skipIf(!HAVE_CLI)("progress with the SDK Client, over stdio", () => {
         expect(verify[0]?.p.message).toMatch(
           /^Verification: \d+ of \d+ ranked papers checked against resmon's record\.$/,
         );
+        // However fast resmon answers, the last word before the answer is the whole count
+        // (issue 40: it used to stop at "0 of N").
+        const lastVerify = verify.at(-1)?.p;
+        expect(lastVerify?.progress, JSON.stringify(verify)).toBe(lastVerify?.total);
         // export_references says its steps.
         const exported: Progress[] = [];
         const ids = (calls.at(-1)?.body.payload as { rows?: { doc_id: number }[] } | undefined)?.rows ?? [];
