@@ -27,4 +27,14 @@ describe("what became of a write (the write outcome of a write tool's error)", (
       ).toBe(true);
     }
   });
+
+  it("a scan write whose outcome is unknown points to scan_result's next_action, never to a call of its own", () => {
+    // Issue 40: after an HTTP 503 the text said "scan_continue goes on from there" while the
+    // scan's next_action could be choose_option ("take one of detail.options"): two instructions.
+    for (const tool of ["scan_start", "scan_continue"] as const) {
+      const { how } = WRITE_CHECKS[tool];
+      expect(how).toMatch(/next_action/);
+      expect(how).not.toMatch(/scan_continue|scan_start|scan_verify/);
+    }
+  });
 });
