@@ -10,6 +10,7 @@
 import { ToolError } from "@resmon/mcp-contract";
 import { windowDates } from "./args.js";
 import type { Call } from "./call.js";
+import { type Nearest, neighbourList } from "./neighbours.js";
 import { applyUpdates, pool } from "./pool.js";
 import { BATCH_SIZE, FEEDBACK_K, PROFILES, QUERY_PAGE } from "./profile.js";
 import { corpusSearch, similarTo } from "./resmon.js";
@@ -161,23 +162,13 @@ export async function feedbackRound(call: Call, addBatches: AddBatches): Promise
   const lack = seeds.length && room > 0 ? (await call.serves("expand")).similar : null;
   if (seeds.length && room > 0 && !lack) {
     const lists: { id: string; must_not: string[]; doc_ids: number[] }[] = [];
-    const nearest: Record<string, { seed: number; distance: number | null }> = {};
+    const nearest: Nearest = {};
     for (const seed of seeds) {
       const res = await similarTo(call, seed, FEEDBACK_K);
       if (!res.ok && res.error.code === "backend_unavailable") throw res.error;
       fb.seeded.push(seed);
       if (!res.ok || res.records.length === 0) continue;
-      // Never a paper similar to itself; each neighbour keeps the seed it is nearest and how near.
-      const self = new Set([seed, ...(state.candidates.find((c) => c.doc_id === seed)?.merged_ids ?? [])]);
-      const others = res.records.filter((r) => !self.has(r.id));
-      call.remember(others);
-      lists.push({ id: `similar:${seed}`, must_not: [], doc_ids: others.map((r) => r.id) });
-      for (const r of others) {
-        const d = res.distances[String(r.id)] ?? null;
-        const was = nearest[String(r.id)];
-        if (!was || (d !== null && (was.distance === null || d < was.distance)))
-          nearest[String(r.id)] = { seed, distance: d };
-      }
+      lists.push(neighbourList(call, state, seed, res, nearest));
     }
     const out = pool({
       queries: lists,

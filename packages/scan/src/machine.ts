@@ -4,6 +4,7 @@ import type { Call } from "./call.js";
 import { coverageOf, gapDecision, roundFoundNothing } from "./coverage.js";
 import { envelopeOf } from "./envelope.js";
 import { feedbackRound, notePages, rankSweepRows, screenBudget } from "./feedback.js";
+import { neighbourList } from "./neighbours.js";
 import { applyUpdates, chunk, outsideWindow, pool } from "./pool.js";
 import { BATCH_SIZE, EXPANSION_K, EXPANSION_SEEDS, PROFILES, QUERY_PAGE } from "./profile.js";
 import { similarTo } from "./resmon.js";
@@ -148,19 +149,7 @@ async function expand(call: Call): Promise<void> {
       if (!res.ok && res.error.code === "backend_unavailable") throw res.error;
       if (!res.ok) expansion.failed.push({ doc_id: seed, error: res.error.message });
       else if (res.records.length === 0) expansion.empty.push({ doc_id: seed, reason: res.reason });
-      else {
-        // A paper is never "similar to" itself (resmon may list the seed, or a merged copy of it).
-        const self = new Set([seed, ...(state.candidates.find((c) => c.doc_id === seed)?.merged_ids ?? [])]);
-        const others = res.records.filter((r) => !self.has(r.id));
-        call.remember(others);
-        lists.push({ id: `similar:${seed}`, must_not: [], doc_ids: others.map((r) => r.id) });
-        for (const r of others) {
-          const d = res.distances[String(r.id)] ?? null;
-          const was = nearest[String(r.id)];
-          if (!was || (d !== null && (was.distance === null || d < was.distance)))
-            nearest[String(r.id)] = { seed, distance: d };
-        }
-      }
+      else lists.push(neighbourList(call, state, seed, res, nearest));
     }
   }
   const inputs = state.inputs;
