@@ -11,7 +11,8 @@ import { ToolError } from "@resmon/mcp-contract";
 import { windowDates } from "./args.js";
 import type { Call } from "./call.js";
 import { type Nearest, neighbourList } from "./neighbours.js";
-import { applyUpdates, pool } from "./pool.js";
+import { applyUpdates, type PoolInput, pool } from "./pool.js";
+
 import { BATCH_SIZE, FEEDBACK_K, PROFILES, QUERY_PAGE } from "./profile.js";
 import { corpusSearch, similarTo } from "./resmon.js";
 import { scoresById } from "./shortlist.js";
@@ -111,6 +112,23 @@ export async function feedbackRound(call: Call, addBatches: AddBatches): Promise
   const window = { since: state.inputs.since, until: state.inputs.until };
   let room = Math.max(0, screenBudget(state) - state.candidates.length);
   const round: FeedbackState["rounds"][number] = { deeper: [], seeds: [], added: 0 };
+  // One pool() step of the round: the lists' next papers, up to the room left, as new batches.
+  const poolStep = (queries: PoolInput["queries"], origin: PoolInput["origin"]) => {
+    const out = pool({
+      queries,
+      records: call.records,
+      window,
+      perQuery: QUERY_PAGE,
+      cap: room,
+      existing: state.candidates,
+      origin,
+      firstBatch: state.batches.length,
+      batchSize: BATCH_SIZE,
+    });
+    applyUpdates(state, out.updated);
+    addBatches(out.added);
+    return out;
+  };
 
   // Deeper pages, from what each query's sweeps already returned.
   const deeper = Object.entries(fb.pages)
@@ -132,19 +150,7 @@ export async function feedbackRound(call: Call, addBatches: AddBatches): Promise
           .flatMap((t) => t.doc_ids ?? []),
       };
     });
-    const out = pool({
-      queries: lists,
-      records: call.records,
-      window,
-      perQuery: QUERY_PAGE,
-      cap: room,
-      existing: state.candidates,
-      origin: "retrieval",
-      firstBatch: state.batches.length,
-      batchSize: BATCH_SIZE,
-    });
-    applyUpdates(state, out.updated);
-    addBatches(out.added);
+    const out = poolStep(lists, "retrieval");
     for (const key of deeper) {
       const ids = out.credited[key.slice(key.indexOf(":") + 1)] ?? [];
       fb.pages[key] = ids;
@@ -170,19 +176,7 @@ export async function feedbackRound(call: Call, addBatches: AddBatches): Promise
       if (!res.ok || res.records.length === 0) continue;
       lists.push(neighbourList(call, state, seed, res, nearest));
     }
-    const out = pool({
-      queries: lists,
-      records: call.records,
-      window,
-      perQuery: QUERY_PAGE,
-      cap: room,
-      existing: state.candidates,
-      origin: "expansion",
-      firstBatch: state.batches.length,
-      batchSize: BATCH_SIZE,
-    });
-    applyUpdates(state, out.updated);
-    addBatches(out.added);
+    const out = poolStep(lists, "expansion");
     state.nearest ??= {};
     for (const c of out.added) {
       const near = nearest[String(c.doc_id)];
