@@ -41,6 +41,52 @@ const written: string[] = [];
 /** The findings of `holdsToken` over what the server wrote since `from` (a count of `written`). */
 const leakedSince = (from: number) => written.slice(from).filter((t) => holdsToken(t, kit.token));
 
+/** A row the stand-in's corpus search answers with, as resmon writes one. */
+type Row = {
+  id: number;
+  title: string;
+  authors: string;
+  abstract: string;
+  publication_date: string;
+  doi: string;
+  source_repository: string;
+  external_id: string;
+};
+
+/**
+ * One quick corpus scan over `rows`: the search answers them, the JSON export echoes them and the
+ * BibTeX export writes `bibTitle(row)` as each entry's title (the verify step reads the JSON one,
+ * the evidence the BibTeX one: each its own way). Answers the scan's directory.
+ */
+async function scanOver(rows: Row[], bibTitle: (row: Row) => string): Promise<string> {
+  kit.setFault("/api/explorer/search", {
+    kind: "status",
+    status: 200,
+    body: { results: rows, has_more: false, next_cursor: null, sort: "similarity" },
+  });
+  kit.setFault("/api/export/references", {
+    kind: "answer",
+    answer: (body) => {
+      const ids = new Set((body as { document_ids?: number[] }).document_ids ?? []);
+      const picked = rows.filter((r) => ids.has(r.id));
+      if ((body as { format?: string }).format !== "bibtex") {
+        return {
+          status: 200,
+          body: picked.map(({ id: _id, ...r }) => ({ ...r, url: null, categories: "" })),
+        };
+      }
+      return { status: 200, body: picked.map((r) => exportText("bibtex", bibTitle(r))).join("\n") };
+    },
+  });
+  const args = scanStartArgs({ scanId: crypto.randomUUID(), retrieval: "corpus", profile: "quick" });
+  try {
+    await followScan(server.call, args);
+  } finally {
+    kit.clearFaults();
+  }
+  return join(dataDir, String(args.scan_id));
+}
+
 describe.skipIf(!existsSync(SERVER_CLI))(`escaped token (scale ${SCALE}, seed ${SEED})`, () => {
   beforeAll(async () => {
     kit = await kitFor({ stateDir: tempDir("escaped"), seed: "demo" });
@@ -204,32 +250,7 @@ describe.skipIf(!existsSync(SERVER_CLI))(`escaped token (scale ${SCALE}, seed ${
             source_repository: "arxiv",
             external_id: `echo-${i}`,
           }));
-          kit.setFault("/api/explorer/search", {
-            kind: "status",
-            status: 200,
-            body: { results: rows, has_more: false, next_cursor: null, sort: "similarity" },
-          });
-          // The verify step reads the JSON export, the evidence the BibTeX one: each its own way.
-          kit.setFault("/api/export/references", {
-            kind: "answer",
-            answer: (body) => {
-              const ids = new Set((body as { document_ids?: number[] }).document_ids ?? []);
-              const picked = rows.filter((r) => ids.has(r.id));
-              if ((body as { format?: string }).format !== "bibtex") {
-                const json = picked.map(({ id: _id, ...r }) => ({ ...r, url: null, categories: "" }));
-                return { status: 200, body: json };
-              }
-              const bib = picked.map((r) => exportText("bibtex", `${r.title} ${bibEchoed}`)).join("\n");
-              return { status: 200, body: bib };
-            },
-          });
-          const args = scanStartArgs({ scanId: crypto.randomUUID(), retrieval: "corpus", profile: "quick" });
-          try {
-            await followScan(server.call, args);
-          } finally {
-            kit.clearFaults();
-          }
-          const dir = join(dataDir, String(args.scan_id));
+          const dir = await scanOver(rows, (r) => `${r.title} ${bibEchoed}`);
           const names = readdirSync(dir);
           for (const f of ["evidence.json", "evidence.md", "evidence.bib"]) expect(names).toContain(f);
           const holding = names.filter((f) => holdsToken(readFileSync(join(dir, f), "utf8"), kit.token));
@@ -261,32 +282,7 @@ describe.skipIf(!existsSync(SERVER_CLI))(`escaped token (scale ${SCALE}, seed ${
         source_repository: "arxiv",
         external_id: `ctl-${i}`,
       }));
-      kit.setFault("/api/explorer/search", {
-        kind: "status",
-        status: 200,
-        body: { results: rows, has_more: false, next_cursor: null, sort: "similarity" },
-      });
-      kit.setFault("/api/export/references", {
-        kind: "answer",
-        answer: (body) => {
-          const ids = new Set((body as { document_ids?: number[] }).document_ids ?? []);
-          const picked = rows.filter((r) => ids.has(r.id));
-          if ((body as { format?: string }).format !== "bibtex") {
-            return {
-              status: 200,
-              body: picked.map(({ id: _id, ...r }) => ({ ...r, url: null, categories: "" })),
-            };
-          }
-          return { status: 200, body: picked.map((r) => exportText("bibtex", r.title)).join("\n") };
-        },
-      });
-      const args = scanStartArgs({ scanId: crypto.randomUUID(), retrieval: "corpus", profile: "quick" });
-      try {
-        await followScan(server.call, args);
-      } finally {
-        kit.clearFaults();
-      }
-      const dir = join(dataDir, String(args.scan_id));
+      const dir = await scanOver(rows, (r) => r.title);
       const control = new RegExp(CONTROL_CLASS);
       const found: string[] = [];
       for (const f of ["evidence.md", "evidence.bib", "evidence.json"]) {
