@@ -190,10 +190,10 @@ describe.skipIf(!existsSync(CLI))("resmon-testkit serve", () => {
     expect(err).toContain("--unguarded plays the public 1.6/1.7 build");
   });
 
-  it("is reachable by its name from the repository root, as the README shows: pnpm exec resmon-testkit serve", async () => {
+  it("is reachable from the repository root, as the README shows: pnpm testkit serve", async () => {
     const dir = tempDir();
     // Its own process group, so the signal reaches the stand-in under pnpm as Ctrl-C would.
-    const child = spawn("pnpm", ["exec", "resmon-testkit", "serve", "--state-dir", dir, "--seed", "small"], {
+    const child = spawn("pnpm", ["testkit", "serve", "--state-dir", dir, "--seed", "small"], {
       cwd: REPO_ROOT,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],

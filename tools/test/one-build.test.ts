@@ -1,0 +1,72 @@
+/**
+ * One build per edit (issue 43): what a package's build writes is never an input of a build. Before,
+ * a new stand-in route built all five packages twice: the root depended on @resmon/testkit, so turbo
+ * hashed every testkit file (its route index too) into every task's hash; and the indexes the builds
+ * write were also listed as the build's outputs, which put them back among its inputs despite their
+ * `!` exclusions. Read from turbo's own dry run, so it holds whatever turbo.json says.
+ */
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../src/pack-snippets.js";
+
+interface DryRun {
+  globalCacheInputs: { hashOfInternalDependencies: string; files: Record<string, string> };
+  tasks: { package: string; task: string; directory: string; inputs: Record<string, string> }[];
+}
+
+function dryRun(): DryRun {
+  const run = spawnSync(join(REPO_ROOT, "node_modules", ".bin", "turbo"), ["run", "build", "--dry=json"], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`turbo run build --dry=json failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as DryRun;
+}
+
+/** The files a package's build script writes with the module-index generator, relative to the package. */
+function writtenByBuild(dir: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, dir, "package.json"), "utf8")) as {
+    scripts?: Record<string, string>;
+  };
+  return [...(scripts?.build ?? "").matchAll(/gen-module-index\.mjs\s+\S+\s+(\S+)/g)].map(
+    (m) => m[1] as string,
+  );
+}
+
+const PACKAGES = readdirSync(join(REPO_ROOT, "packages")).map((name) => `packages/${name}`);
+
+describe("one build per edit", () => {
+  const dry = dryRun();
+
+  it("the root depends on no workspace package, so no package's files are in every task's hash", () => {
+    const root = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
+    const internal = ["dependencies", "devDependencies", "optionalDependencies"].flatMap((field) =>
+      Object.entries(root[field] ?? {})
+        .filter(([, spec]) => spec.startsWith("workspace:"))
+        .map(([name]) => name),
+    );
+    expect(internal).toEqual([]);
+    expect(dry.globalCacheInputs.hashOfInternalDependencies).toBe("");
+  });
+
+  it("no build has among its inputs an index that a build writes", () => {
+    const written = PACKAGES.flatMap((dir) => writtenByBuild(dir).map((file) => ({ dir, file })));
+    // The three indexes today (tool rows, handlers, stand-in routes): a build that writes none would
+    // make this test hold nothing.
+    expect(written.length).toBeGreaterThanOrEqual(3);
+    for (const { dir, file } of written) {
+      const task = dry.tasks.find((t) => t.directory === dir && t.task === "build");
+      expect(task, `${dir}'s build task`).toBeDefined();
+      expect(Object.keys(task?.inputs ?? {}), `${dir}'s build inputs`).not.toContain(file);
+      // The source the index is made from is an input: an edit there does rebuild.
+      expect(Object.keys(task?.inputs ?? {}).some((input) => input.startsWith("src/"))).toBe(true);
+    }
+  });
+});
