@@ -17,7 +17,7 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import { discover } from "@resmon/api-client";
-import { API_DESCRIPTION } from "./gen-api-types.js";
+import { API_DESCRIPTION } from "./api-description-path.js";
 import { runIfMain } from "./run-main.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

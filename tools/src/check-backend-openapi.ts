@@ -11,16 +11,15 @@
  * RESMON_API_TOKEN (never printed). --if-present exits 0 with a note when the file is absent.
  */
 import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
+import { API_DESCRIPTION } from "./api-description-path.js";
 import { loadOpenApi } from "./api-update.js";
 import { runIfMain } from "./run-main.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const OUR_DESCRIPTION = resolve(repoRoot, "contract/resmon-api.openapi.json");
+export const OUR_DESCRIPTION = API_DESCRIPTION;
 const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"] as const;
 
 export interface DriftReport {

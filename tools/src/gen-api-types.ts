@@ -6,10 +6,12 @@ import { readFile, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
+import { API_DESCRIPTION } from "./api-description-path.js";
 import { runIfMain } from "./run-main.js";
 
+export { API_DESCRIPTION };
+
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const API_DESCRIPTION = resolve(repoRoot, "contract/resmon-api.openapi.json");
 export const GENERATED_TYPES = resolve(repoRoot, "packages/api-client/src/generated/resmon-api.ts");
 
 /** The generated module's text, deterministic for a given description. */
