@@ -27,10 +27,17 @@ const RSS_LIMIT_KIB = 200 * 1024;
 const KILL_ABOVE_KIB = 900 * 1024;
 /** Not scaled: fewer would not outgrow what the server may hold. */
 const PIPELINED = 10_000;
+/** No answer for this long while answers are owed: the server is stuck, not slow. */
+const STALL_MS = 60_000;
 /** Large pages at once: the tool gate's MAX_OPEN_CALLS, every one of them a page near the body ceiling. */
 const LARGE_PAGES = 8;
-/** RESMON_MCP_TIMEOUT_MS for the pages: shorter than the last page's wait for its turn. */
+/**
+ * RESMON_MCP_TIMEOUT_MS for the pages: at least this, and PAGE_TIMEOUTS times one page alone timed
+ * in the same run, so it stays shorter than the last page's wait for its turn (seven pages before
+ * it) whatever the load. A fixed 8 s failed at load 15-40: 3 of 8 pages answered in 66 s.
+ */
 const TIMEOUT_MS = 8_000;
+const PAGE_TIMEOUTS = 3;
 /** scan_result calls at once on one scan whose scan.json is just under the engine's 32 MiB ceiling. */
 const LARGE_RESULTS = 8;
 /** The scan.json's size: 31.5 MiB, under MAX_STATE_BYTES (32 MiB, packages/scan/src/store.ts). */
@@ -58,6 +65,27 @@ function answersOf(proc: ServerProcess): Map<number, { ok: boolean; head: string
 async function until(done: () => boolean, proc: ServerProcess, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   while (!done() && Date.now() < deadline && proc.alive) await new Promise((r) => setTimeout(r, 50));
+}
+
+/**
+ * Until `done`, or until `count` has not grown for `stallMs`: a hang is caught by its silence, while
+ * a slow but moving run (10,000 answers took over 120 s at load 15-40 on 2 cores) is not cut short.
+ */
+async function untilStalled(
+  done: () => boolean,
+  count: () => number,
+  proc: ServerProcess,
+  stallMs: number,
+): Promise<void> {
+  let last = count();
+  let moved = Date.now();
+  while (!done() && proc.alive && Date.now() - moved < stallMs) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (count() !== last) {
+      last = count();
+      moved = Date.now();
+    }
+  }
 }
 
 /** The 2025-era opening, raw: initialize (id 0), answered, then initialized. */
@@ -114,6 +142,25 @@ async function serveLargePages(kit: Testkit): Promise<number> {
   kit.setFault("/api/explorer/search", { kind: "status", status: 200, body });
   return size(count);
 }
+/** One large page alone, through a server of its own: its wall time, the same run's unit for the pages' timeout. */
+async function onePageMs(kit: Testkit): Promise<number> {
+  const proc = new ServerProcess("bytes-one-page", serverEnv(kit));
+  const answered = answersOf(proc);
+  try {
+    await opened(proc, answered);
+    const started = performance.now();
+    proc.send({
+      id: 1,
+      method: "tools/call",
+      params: { name: "search_corpus", arguments: { query: "model", limit: 100 } },
+    });
+    await until(() => answered.has(1), proc, 120_000);
+    expect(answered.get(1)?.ok, answered.get(1)?.head).toBe(true);
+    return performance.now() - started;
+  } finally {
+    await proc.stop();
+  }
+}
 const authorList = (count: number) =>
   Array.from({ length: count }, (_, i) => `Author ${String(i).padStart(5, "0")}`).join(", ");
 
@@ -164,7 +211,12 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
         proc.write(lines);
         await new Promise((r) => setTimeout(r, 5_000));
         proc.child.stdout.resume();
-        await until(() => answered.size >= PIPELINED + 1, proc, 120_000);
+        await untilStalled(
+          () => answered.size >= PIPELINED + 1,
+          () => answered.size,
+          proc,
+          STALL_MS,
+        );
       } finally {
         proc.child.stdout.resume();
         peak = stopGuard();
@@ -178,18 +230,20 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
       expect(peak ?? Number.POSITIVE_INFINITY, figures).toBeLessThan(RSS_LIMIT_KIB);
       await proc.stop();
     },
-    testTimeout(180_000),
+    // A hang guard only: a hang fails after STALL_MS of silence, well before it.
+    testTimeout(180_000, 600_000),
   );
 
   it(
     `${LARGE_PAGES} concurrent search_corpus pages just under the 6 MiB body ceiling: all answered, RSS under 200 MB`,
     async (ctx) => {
       const pageBytes = await serveLargePages(kit);
+      const timeoutMs = Math.max(TIMEOUT_MS, Math.round(PAGE_TIMEOUTS * (await onePageMs(kit))));
       // Pages are read one at a time, so the last ones wait in the server's own queue for longer than
       // this timeout (8 pages took 11–23 s at load 10–13 on 2 cores): that wait is not resmon's.
       const proc = new ServerProcess("bytes-large-pages", {
         ...serverEnv(kit),
-        RESMON_MCP_TIMEOUT_MS: String(TIMEOUT_MS),
+        RESMON_MCP_TIMEOUT_MS: String(timeoutMs),
       });
       const stopGuard = proc.guardRss(KILL_ABOVE_KIB);
       const answered = answersOf(proc);
@@ -203,7 +257,12 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
             method: "tools/call",
             params: { name: "search_corpus", arguments: { query: "model", limit: 100 } },
           });
-        await until(() => answered.size >= LARGE_PAGES + 1, proc, 150_000);
+        await untilStalled(
+          () => answered.size >= LARGE_PAGES + 1,
+          () => answered.size,
+          proc,
+          STALL_MS,
+        );
       } finally {
         peak = stopGuard();
         kit.clearFaults();
@@ -216,7 +275,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
         LARGE_PAGES,
         peak,
         (ok) =>
-          `${ok} of ${LARGE_PAGES} pages of ${(pageBytes / 1048576).toFixed(2)} MiB answered in ${seconds.toFixed(1)} s (RESMON_MCP_TIMEOUT_MS ${TIMEOUT_MS})`,
+          `${ok} of ${LARGE_PAGES} pages of ${(pageBytes / 1048576).toFixed(2)} MiB answered in ${seconds.toFixed(1)} s (RESMON_MCP_TIMEOUT_MS ${timeoutMs})`,
       );
       await proc.stop();
     },
