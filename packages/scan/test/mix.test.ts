@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MIN_WORK_MS } from "../src/call.js";
 import { chooseMix, foundationalNote, type MixPaper, mixWords } from "../src/mix.js";
 import { rig } from "./helpers/backend.js";
 import { startArgs } from "./helpers/plan.js";
@@ -123,6 +124,25 @@ describe("a window with foundational slots is said when the scan starts", () => 
       expect((await engine.start(args)).payload.foundational_note).toBeUndefined();
       const none = await engine.start(startArgs({ since: "2024-01", foundational: 0 }));
       expect(none.payload.foundational_note).toBeUndefined();
+    } finally {
+      await r.close();
+    }
+  });
+  it("on the starting answer when its wait budget runs out under a request too", async () => {
+    // A loaded machine did this by itself: past MIN_WORK_MS, a request is cut and the call answers
+    // what it recorded (the note was missing then). Here the first sweep outlasts that time.
+    const r = await rig();
+    try {
+      r.kit.setFault(
+        "/api/search/sweep",
+        { kind: "delay", ms: MIN_WORK_MS + 500 },
+        { method: "POST", times: 1 },
+      );
+      const first = await r.engine({ waitMs: 0 }).start(startArgs({ since: "2024-01" }));
+      expect(first.next_action).toBe("await_retrieval");
+      expect(String(first.payload.foundational_note)).toMatch(
+        /^foundational: 2 \(the default\) keeps up to 2 of/,
+      );
     } finally {
       await r.close();
     }
