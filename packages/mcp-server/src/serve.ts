@@ -10,7 +10,7 @@ import {
   type JSONRPCMessage,
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
-  Server,
+  type Server,
   type Transport,
   UnsupportedProtocolVersionError,
 } from "@modelcontextprotocol/server";
@@ -19,6 +19,7 @@ import type { Answer, Progress, ToolHost } from "./host.js";
 import { isPlain, type Json } from "./json.js";
 import { log } from "./log.js";
 import { NO_ELICITATION_VALIDATOR } from "./no-elicitation.js";
+import { CheckedServer } from "./request-params.js";
 import { scrubJson } from "./scrub.js";
 import { toolResult } from "./tool-result.js";
 
@@ -82,7 +83,7 @@ export function serve(
   };
 
   const server = (): Server => {
-    const s = new Server(host.info, {
+    const s = new CheckedServer(host.info, {
       capabilities: { tools: {}, prompts: {}, resources: {} },
       instructions: host.instructions,
       jsonSchemaValidator: NO_ELICITATION_VALIDATOR,

@@ -1,7 +1,8 @@
 /**
  * stdin before the SDK's StdioServerTransport reads it: what its reader drops without a word is
  * answered instead (found by `pnpm reliability`): a line not JSON -32700, no JSON-RPC message -32600,
- * over 10 MiB -32600 (id null; the session goes on), a tools/call whose text repeats a key -32602.
+ * over 10 MiB -32600 (id null; the session goes on), a request whose `_meta` is malformed and a
+ * tools/call whose text repeats a key -32602.
  * Every other line, CRLF or LF, passes on unchanged.
  */
 import { Transform } from "node:stream";
@@ -19,6 +20,32 @@ const idOf = (v: unknown): Id | null =>
 const error = (id: Id | null, code: number, message: string, data?: unknown): JSONRPCMessage =>
   ({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } }) as never;
 
+/**
+ * A request whose envelope is sound but whose params' `_meta` is not what every request's is (an
+ * object; its progressToken a string or an integer): its params are at fault, so -32602, not -32600.
+ */
+function metaProblem(value: unknown): { field: string; message: string } | undefined {
+  if (!isPlain(value) || !("id" in value) || !isPlain(value.params)) return undefined;
+  try {
+    parseJSONRPCMessage({ ...value, params: {} });
+  } catch {
+    return undefined;
+  }
+  const meta = value.params._meta;
+  const method = String(value.method).slice(0, 60);
+  if (!isPlain(meta))
+    return {
+      field: "params._meta",
+      message: `Invalid params for ${method}: params._meta must be an object.`,
+    };
+  const token = meta.progressToken;
+  if (token === undefined || typeof token === "string" || Number.isInteger(token)) return undefined;
+  return {
+    field: "params._meta.progressToken",
+    message: `Invalid params for ${method}: params._meta.progressToken must be a string or an integer.`,
+  };
+}
+
 /** The answer a line draws instead of being served, or undefined when it passes on. */
 function refusalOf(line: string): JSONRPCMessage | null | undefined {
   let value: unknown;
@@ -32,7 +59,11 @@ function refusalOf(line: string): JSONRPCMessage | null | undefined {
   } catch {
     // A malformed response from the client has nothing to answer.
     const response = isPlain(value) && !("method" in value) && ("result" in value || "error" in value);
-    return response ? null : error(idOf(value), -32600, "Invalid Request");
+    if (response) return null;
+    const meta = metaProblem(value);
+    return meta
+      ? error(idOf(value), -32602, meta.message, { field: meta.field })
+      : error(idOf(value), -32600, "Invalid Request");
   }
   const repeated = isPlain(value) && value.method === "tools/call" ? firstDuplicateKey(line) : undefined;
   if (repeated === undefined) return undefined;
