@@ -78,14 +78,30 @@ export type RenderedPrompt =
   | { ok: true; description: string; text: string }
   | { ok: false; field: string; message: string };
 
-/** C0 controls other than tab and newline, DEL and C1: never put into a model's prompt. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what this matches.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/**
+ * What an argument loses before it is put into a model's prompt (issue 41): every control
+ * character (C0, DEL, C1), the bidirectional formatting controls that reorder what a person sees,
+ * and the invisible characters that carry text no one sees (tag characters, zero-width space, word
+ * joiner and invisible operators, byte-order mark). Line breaks of every kind become spaces first,
+ * and runs of white space one space, so a value stays one line of the field it fills: it can never
+ * put a line of its own into the prompt. Zero-width (non-)joiners stay: scripts need them.
+ */
+// Strings, not literals: the linter refuses control characters in a regular expression.
+const LINE_BREAK = "[\t\n\v\f\r\u0085\u2028\u2029]";
+const UNSEEN_CHAR =
+  "[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]";
+const LINE_BREAKS = new RegExp(LINE_BREAK, "g");
+const UNSEEN = new RegExp(UNSEEN_CHAR, "g");
+
+/** An argument as it goes into the prompt: one line, nothing unseen, trimmed (see UNSEEN). */
+export function promptArgumentValue(raw: string): string {
+  return raw.replace(LINE_BREAKS, " ").replace(UNSEEN, "").replace(/\s+/g, " ").trim();
+}
 
 /**
- * The prompt's one user message with its arguments filled in, or the first argument refused (its
- * name and why): a required one missing or blank, one not declared, one too long or holding
- * control characters.
+ * The prompt's one user message with its arguments filled in (each cleaned to one line:
+ * promptArgumentValue), or the first argument refused (its name and why): a required one missing
+ * or blank, one not declared, one too long.
  */
 export function renderPrompt(
   def: PromptDef,
@@ -97,12 +113,12 @@ export function renderPrompt(
     return {
       ok: false,
       field: unknown,
-      message: `${def.name} takes no argument named ${JSON.stringify(unknown.slice(0, 60))}; it takes ${[...declared].join(", ")}.`,
+      message: `${def.name} takes no argument named ${JSON.stringify(promptArgumentValue(unknown).slice(0, 60))}; it takes ${[...declared].join(", ")}.`,
     };
   const values: Record<string, string> = {};
   for (const arg of def.arguments) {
     const raw = given[arg.name];
-    const value = typeof raw === "string" ? raw.trim() : "";
+    const value = typeof raw === "string" ? promptArgumentValue(raw) : "";
     if (value === "") {
       if (arg.required) return { ok: false, field: arg.name, message: `Argument '${arg.name}' is required.` };
       continue;
@@ -113,8 +129,6 @@ export function renderPrompt(
         field: arg.name,
         message: `Argument '${arg.name}' is ${value.length} characters; at most ${arg.max_length} are taken.`,
       };
-    if (CONTROL.test(value))
-      return { ok: false, field: arg.name, message: `Argument '${arg.name}' holds control characters.` };
     values[arg.name] = value;
   }
   const text = def.lines
