@@ -6,19 +6,16 @@ import {
   SCAN_RESOURCE_TEMPLATE,
   scanResourceUri,
 } from "@resmon/mcp-contract";
-import type { EvidenceListing, ScanEngine } from "@resmon/scan";
+import type { EvidencePage, ScanEngine } from "@resmon/scan";
 import { boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
 import type { Refused } from "./host.js";
 
 /**
- * A finished scan's evidence files as MCP resources (contract 1.4, resources.ts there): listed once
- * written, readable by `resmon-scan://<scan_id>/<file>`, linked from the answer that completes a
+ * A finished scan's evidence files as MCP resources (contract 1.4, resources.ts there): listed when
+ * a read would serve them, readable by `resmon-scan://<scan_id>/<file>`, linked from the answer that completes a
  * scan. Every read is the scan engine's one evidence read (confined, bounded, scrubbed), so a read
  * here is exactly scan_result's; it is a read, so a read-only session has it too.
  */
-
-/** Resources per resources/list page: twenty scans' three files. */
-export const RESOURCES_PAGE = 60;
 
 const RESOURCE_BY_FILE = new Map(SCAN_EVIDENCE_RESOURCES.map((r) => [r.file, r]));
 
@@ -62,12 +59,11 @@ export function createScanResources(engine: () => ScanEngine): ScanResources {
             field: "cursor",
           });
         }
-        const all: EvidenceListing[] = await engine().listEvidence();
-        const page = all.slice(from, from + RESOURCES_PAGE);
-        const next = from + RESOURCES_PAGE;
+        // A page is what a read serves (the engine's listEvidence), twenty scans at most.
+        const page: EvidencePage = await engine().listEvidence(from);
         return {
-          resources: page.map((l) => evidenceResource(l.scan_id, l.file, l.bytes, l.written_at)),
-          ...(next < all.length ? { nextCursor: String(next) } : {}),
+          resources: page.files.map((l) => evidenceResource(l.scan_id, l.file, l.bytes, l.written_at)),
+          ...(page.next !== undefined ? { nextCursor: String(page.next) } : {}),
         };
       } catch (err) {
         return refusal(err, "resources/list");

@@ -3,7 +3,7 @@ import type { ScanBackend } from "./backend.js";
 import {
   type Evidence,
   type EvidenceArgs,
-  type EvidenceListing,
+  type EvidencePage,
   listEvidence,
   readEvidence,
 } from "./evidence.js";
@@ -57,8 +57,8 @@ export interface ScanEngine {
   result(args: ToolArgs<"scan_result">): Promise<ScanEnvelope>;
   /** One evidence file of a finished scan, confined, bounded and scrubbed (evidence.ts); never asks resmon. */
   evidence(args: EvidenceArgs): Promise<Evidence>;
-  /** The evidence files written so far, newest scan first (directory entries only). */
-  listEvidence(): Promise<EvidenceListing[]>;
+  /** One page of the evidence files a read serves, newest scan first, from `from` (a page's `next`; 0 first). */
+  listEvidence(from?: number): Promise<EvidencePage>;
   /** The bytes scan_result may read and parse whole for this scan: its scan.json and candidates.json. */
   stateBytes(scanId: string): number;
 }
@@ -86,7 +86,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     verify: (args, backend, callOptions) => verifyScan(ctx, args, backend, callOptions),
     result: (args) => scanResult(ctx, args),
     evidence: async (args) => readEvidence(ctx.root, args, ctx.scrub),
-    listEvidence: async () => listEvidence(ctx.root),
+    listEvidence: async (from) => listEvidence(ctx.root, from),
     stateBytes: (scanId) => {
       const dir = new ScanDir(ctx.root, scanId);
       return (dir.sizeOf(FILES.state) ?? 0) + (dir.sizeOf(FILES.records) ?? 0);

@@ -99,14 +99,59 @@ export interface EvidenceListing {
   written_at: number;
 }
 
+/** One page of the evidence a read serves; `next` is where the next page starts (absent on the last). */
+export interface EvidencePage {
+  files: EvidenceListing[];
+  next?: number;
+}
+
+/** Scans one page lists: twenty scans' three files. */
+export const EVIDENCE_PAGE_SCANS = 20;
+/** The most scans one page looks into, so a directory of refused scans cannot make one page read them all. */
+const MAX_EXAMINED = 3 * EVIDENCE_PAGE_SCANS;
+
 const SCAN_DIR_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /**
- * The evidence files written under `root`, newest first: only directories named as scan ids (never a
- * symlink), only the fixed names, only regular files. Nothing is read but directory entries and
- * lstat, so listing stays cheap however many scans there are; a read still checks everything.
+ * The evidence files a read would serve (readEvidence), newest scan first, one page from `from` (a
+ * position among the scans holding evidence files; 0 for the first page). Only what a read serves
+ * (issue 41): a scan whose scan.json is readable, names this scan and says it is complete, and of it
+ * only regular files within MAX_EVIDENCE_BYTES; so not another scan's copy, a corrupt or oversized
+ * scan.json, an unfinished scan, a symlink or an oversized file. Each scan listed has had its
+ * scan.json read once, as a read does; the rest is directory entries and lstat.
  */
-export function listEvidence(root: string): EvidenceListing[] {
+export function listEvidence(root: string, from = 0): EvidencePage {
+  const scans = scansWithEvidence(root);
+  const files: EvidenceListing[] = [];
+  const start = Math.max(0, from);
+  let at = start;
+  let listed = 0;
+  while (at < scans.length && listed < EVIDENCE_PAGE_SCANS && at - start < MAX_EXAMINED) {
+    const served = servedOf(root, scans[at++] as EvidenceListing[]);
+    if (served.length > 0) listed += 1;
+    files.push(...served);
+  }
+  return at < scans.length ? { files, next: at } : { files };
+}
+
+/** Of one scan's evidence files, those a read serves: none unless its state is its own and complete. */
+function servedOf(root: string, files: EvidenceListing[]): EvidenceListing[] {
+  const scanId = files[0]?.scan_id;
+  if (scanId === undefined) return [];
+  try {
+    const state = new ScanDir(root, scanId).readState();
+    if (!state || state.files === null) return [];
+  } catch {
+    return [];
+  }
+  return files.filter((f) => f.bytes <= MAX_EVIDENCE_BYTES);
+}
+
+/**
+ * Each scan directory's evidence files by lstat alone, newest scan first: only directories named as
+ * scan ids (never a symlink), only the fixed names, only regular files.
+ */
+function scansWithEvidence(root: string): EvidenceListing[][] {
   let names: string[];
   try {
     names = readdirSync(root);
@@ -126,7 +171,7 @@ export function listEvidence(root: string): EvidenceListing[] {
   }
   // One scan's files together, in the fixed order; the scan written last first.
   scans.sort((a, b) => b.at - a.at || String(a.files[0]?.scan_id).localeCompare(String(b.files[0]?.scan_id)));
-  return scans.flatMap((s) => s.files);
+  return scans.map((s) => s.files);
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {

@@ -13,6 +13,7 @@ export {
   type EvidenceArgs,
   type EvidenceFile,
   type EvidenceListing,
+  type EvidencePage,
   isEvidenceFile,
   MAX_EVIDENCE_BYTES,
 } from "./evidence.js";

@@ -42,7 +42,7 @@ describe("readEvidence", () => {
   });
 
   it("lists a finished scan's files (and nothing of a scan still running), newest first", async () => {
-    const listed = await engine.listEvidence();
+    const listed = (await engine.listEvidence()).files;
     expect(listed.filter((l) => l.scan_id === done).map((l) => l.file)).toEqual([...EVIDENCE_FILES]);
     expect(listed.some((l) => l.scan_id === open)).toBe(false);
     for (const l of listed.filter((x) => x.scan_id === done))
@@ -78,7 +78,7 @@ describe("readEvidence", () => {
     symlinkSync(join(r.dataDir, done), join(r.dataDir, alias));
     const linkedDir = await refused(engine.evidence({ scan_id: alias, file: "evidence.md" }));
     expect(linkedDir.detail).toMatchObject({ reason: "storage", problem: "symlink" });
-    expect((await engine.listEvidence()).some((l) => l.scan_id === alias)).toBe(false);
+    expect((await engine.listEvidence()).files.some((l) => l.scan_id === alias)).toBe(false);
     // A directory holding a copy of another scan's scan.json: its scan_id is not this one.
     const copy = crypto.randomUUID();
     mkdirSync(join(r.dataDir, copy));
@@ -95,9 +95,9 @@ describe("readEvidence", () => {
       const linked = await refused(engine.evidence({ scan_id: done, file: "evidence.bib" }));
       expect(linked.detail).toMatchObject({ reason: "storage", problem: "symlink" });
       expect(JSON.stringify(linked)).not.toContain("SECRET");
-      expect((await engine.listEvidence()).some((l) => l.scan_id === done && l.file === "evidence.bib")).toBe(
-        false,
-      );
+      expect(
+        (await engine.listEvidence()).files.some((l) => l.scan_id === done && l.file === "evidence.bib"),
+      ).toBe(false);
     } finally {
       rmSync(bib);
       writeFileSync(bib, kept, { mode: 0o600 });
@@ -113,6 +113,82 @@ describe("readEvidence", () => {
       expect(e.detail).toMatchObject({ reason: "storage", problem: "too_large" });
     } finally {
       writeFileSync(md, kept);
+    }
+  });
+
+  it("lists only what a read serves: every entry reads, and no file a read refuses is listed (issue 41)", async () => {
+    const made: string[] = [];
+    const scanDir = (id: string) => {
+      mkdirSync(join(r.dataDir, id));
+      made.push(join(r.dataDir, id));
+      return join(r.dataDir, id);
+    };
+    const doneState = readFileSync(join(r.dataDir, done, "scan.json"));
+    // Another scan's scan.json with all three files; a garbage one; none at all; an unfinished scan's state.
+    const foreign = scanDir(crypto.randomUUID());
+    writeFileSync(join(foreign, "scan.json"), doneState);
+    const garbage = scanDir(crypto.randomUUID());
+    writeFileSync(join(garbage, "scan.json"), "{not json");
+    const stateless = scanDir(crypto.randomUUID());
+    const unfinished = join(r.dataDir, open);
+    for (const dir of [foreign, garbage, stateless, unfinished])
+      for (const file of EVIDENCE_FILES) writeFileSync(join(dir, file), "planted");
+    // The finished scan's evidence.md over the bound: its other two files are still served.
+    const md = join(r.dataDir, done, "evidence.md");
+    const kept = readFileSync(md);
+    truncateSync(md, MAX_EVIDENCE_BYTES + 1);
+    try {
+      const listed = (await engine.listEvidence()).files;
+      for (const l of listed) await engine.evidence({ scan_id: l.scan_id, file: l.file });
+      const ids = new Set(listed.map((l) => l.scan_id));
+      for (const dir of [foreign, garbage, stateless, unfinished])
+        expect(ids.has(dir.slice(-36)), dir).toBe(false);
+      expect(listed.filter((l) => l.scan_id === done).map((l) => l.file)).toEqual([
+        "evidence.json",
+        "evidence.bib",
+      ]);
+    } finally {
+      writeFileSync(md, kept);
+      for (const dir of made) rmSync(dir, { recursive: true, force: true });
+      for (const file of EVIDENCE_FILES) rmSync(join(unfinished, file), { force: true });
+    }
+  });
+
+  it("pages twenty scans at a time, each from where the last ended; refused scans cost a page at most", async () => {
+    const made: string[] = [];
+    const state = readFileSync(join(r.dataDir, done, "scan.json"), "utf8");
+    const plant = (servable: boolean) => {
+      const id = crypto.randomUUID();
+      const dir = join(r.dataDir, id);
+      mkdirSync(dir);
+      made.push(dir);
+      // A copy of the finished scan under its own id, or another scan's state (refused by a read).
+      writeFileSync(join(dir, "scan.json"), servable ? state.replaceAll(done, id) : state);
+      for (const file of EVIDENCE_FILES) writeFileSync(join(dir, file), "x");
+      return id;
+    };
+    try {
+      const servable = Array.from({ length: 44 }, () => plant(true));
+      // More refused scans than one page looks into.
+      for (let i = 0; i < 70; i++) plant(false);
+      const seen: string[] = [];
+      let from: number | undefined = 0;
+      let pages = 0;
+      while (from !== undefined) {
+        const page: Awaited<ReturnType<ScanEngine["listEvidence"]>> = await engine.listEvidence(from);
+        const ids = [...new Set(page.files.map((l) => l.scan_id))];
+        expect(ids.length).toBeLessThanOrEqual(20);
+        for (const l of page.files) await engine.evidence({ scan_id: l.scan_id, file: l.file });
+        seen.push(...ids);
+        from = page.next;
+        pages += 1;
+        expect(pages).toBeLessThan(20);
+      }
+      // Every servable scan once (the 44 copies and the finished scan), nothing else.
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen.sort()).toEqual([...servable, done].sort());
+    } finally {
+      for (const dir of made) rmSync(dir, { recursive: true, force: true });
     }
   });
 
