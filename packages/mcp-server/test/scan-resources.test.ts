@@ -5,11 +5,20 @@
  * URI byte-equal to the files on disk; every other URI is refused -32602 with the contract's
  * `{error, message, detail}` as data and nothing of any file in it.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult, VersionNegotiationMode } from "@modelcontextprotocol/client";
 import { SCAN_EVIDENCE_RESOURCES } from "@resmon/mcp-contract";
+import { MAX_EVIDENCE_BYTES } from "@resmon/scan";
 import { followScan, scanStartArgs, startTestkit, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isError, parsed } from "./helpers/mcp.js";
@@ -136,6 +145,13 @@ describe.skipIf(!HAVE_CLI)("a finished scan's evidence as resources, over stdio"
       const state = JSON.parse(readFileSync(join(dataDir, scanId, "scan.json"), "utf8"));
       writeFileSync(join(dataDir, linked, "scan.json"), JSON.stringify({ ...state, scan_id: linked }));
       symlinkSync(secret, join(dataDir, linked, "evidence.bib"));
+      // A scan of its own whose evidence.md is over the read's bound (a sparse file: nothing written).
+      const large = randomScanId();
+      mkdirSync(join(dataDir, large), { mode: 0o700 });
+      writeFileSync(join(dataDir, large, "scan.json"), JSON.stringify({ ...state, scan_id: large }));
+      writeFileSync(join(dataDir, large, "evidence.json"), "{}");
+      writeFileSync(join(dataDir, large, "evidence.md"), "");
+      truncateSync(join(dataDir, large, "evidence.md"), MAX_EVIDENCE_BYTES + 1);
 
       const cases: [string, string, Record<string, unknown>][] = [
         [
@@ -155,6 +171,7 @@ describe.skipIf(!HAVE_CLI)("a finished scan's evidence as resources, over stdio"
           { reason: "storage", problem: "wrong_scan_id" },
         ],
         [`resmon-scan://${linked}/evidence.bib`, "internal_error", { reason: "storage", problem: "symlink" }],
+        [`resmon-scan://${large}/evidence.md`, "internal_error", { reason: "storage", problem: "too_large" }],
       ];
       for (const [uri, error, detail] of cases) {
         const r = await refusal(session.client.readResource({ uri }));
@@ -162,10 +179,17 @@ describe.skipIf(!HAVE_CLI)("a finished scan's evidence as resources, over stdio"
         expect(r.data, uri).toMatchObject({ error, detail, uri });
         expect(typeof r.data.message).toBe("string");
         expect(JSON.stringify(r), uri).not.toContain("SECRET");
+        // No absolute path in what a model sees (issue 41): the scans directory is never named.
+        expect(JSON.stringify(r), uri).not.toContain(dir);
       }
-      // A symlink is not listed (the foreign copy's evidence.md is, by name only: its read is what refuses).
+      // Listed is what a read serves (issue 41): not the symlink, the foreign copy or the oversized file.
       const { resources } = await session.client.listResources();
-      expect(resources.some((r) => r.uri.includes(linked) && r.uri.endsWith(".bib"))).toBe(false);
+      const uris = resources.map((r) => r.uri);
+      for (const uri of uris) await session.client.readResource({ uri });
+      expect(uris).not.toContain(`resmon-scan://${linked}/evidence.bib`);
+      expect(uris).not.toContain(`resmon-scan://${other}/evidence.md`);
+      expect(uris).not.toContain(`resmon-scan://${large}/evidence.md`);
+      expect(uris).toContain(`resmon-scan://${large}/evidence.json`);
       expect(JSON.stringify(resources)).not.toContain("SECRET");
       rmSync(secretDir, { recursive: true, force: true });
     } finally {

@@ -9,6 +9,13 @@ import { checkState, type RecordBook, type ScanState } from "./state.js";
 /** A scan.json or candidates.json larger than this is refused, never read whole (a real scan's is a few MB). */
 export const MAX_STATE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * The scans directory as a refusal names it: by the setting that places it, never by its absolute
+ * path (issue 41). A refusal reaches the model, and the path would tell it the user's home and name.
+ */
+const SCANS_DIRECTORY =
+  "the scans directory (RESMON_MCP_SCAN_DATA; by default resmon-mcp/scans in the user's data directory)";
+
 /** The fixed names of a scan's files: nothing else is ever read or written in its directory. */
 export const FILES = {
   state: "scan.json",
@@ -60,7 +67,7 @@ export class ScanDir {
   file(name: ScanFileName): string {
     return join(this.dir, name);
   }
-  /** A path as said to a person: relative to the scans directory. */
+  /** A path as said to a person: relative to the scans directory (never the absolute path). */
   shown(path: string): string {
     return relative(this.root, path) || ".";
   }
@@ -82,10 +89,9 @@ export class ScanDir {
   }
 
   refusal(error: unknown, path: string, doing: string): Error {
-    const where =
-      path === this.root ? `the scans directory ${this.root}` : `${this.shown(path)} in ${this.root}`;
+    const where = path === this.root ? SCANS_DIRECTORY : `${this.shown(path)} in ${SCANS_DIRECTORY}`;
     if (error instanceof StorageProblem) {
-      const at = error.path === path ? where : `${this.shown(error.path)} in ${this.root}`;
+      const at = error.path === path ? where : `${this.shown(error.path)} in ${SCANS_DIRECTORY}`;
       return storageRefusal(
         error.problem,
         this.shown(error.path),
@@ -145,7 +151,7 @@ export class ScanDir {
       storageRefusal(
         problem,
         this.shown(path),
-        `The scan's file ${this.shown(path)} in ${this.root} cannot be used: ${said}. It is left as it is for you to inspect; move it aside (or use a new scan_id) to start afresh.`,
+        `The scan's file ${this.shown(path)} in ${SCANS_DIRECTORY} cannot be used: ${said}. It is left as it is for you to inspect; move it aside (or use a new scan_id) to start afresh.`,
       );
     let raw: unknown;
     try {
@@ -172,7 +178,7 @@ export class ScanDir {
     throw storageRefusal(
       "corrupt",
       this.shown(path),
-      `The scan's file ${this.shown(path)} in ${this.root} is not the record book it should be; it is left as it is for you to inspect.`,
+      `The scan's file ${this.shown(path)} in ${SCANS_DIRECTORY} is not the record book it should be; it is left as it is for you to inspect.`,
     );
   }
   /** The size of one of the scan's files, without following a symlink; undefined when it is not there. */
