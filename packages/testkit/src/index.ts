@@ -51,3 +51,4 @@ export {
 } from "./scripted-scan.js";
 export { type SeedName, type SeedSummary, seedSummary } from "./seed/index.js";
 export { type RecordedRequest, startTestkit, type Testkit, type TestkitOptions } from "./testkit.js";
+export { TICK_MS, ticks } from "./time-scale.js";
