@@ -49,7 +49,11 @@ export const SERVES_ALL: ScanServes = {
 
 /** The call's wait budget ran out while a request was under way: answer the envelope as it stands. */
 export class BudgetSpent extends Error {
-  constructor() {
+  /**
+   * `sent`: the request may have reached resmon (cut in flight). False when the budget was spent
+   * before it was sent: nothing can land, so nothing is waited for.
+   */
+  constructor(readonly sent = true) {
     super("The scan call's wait budget is spent.");
     this.name = "BudgetSpent";
   }

@@ -32,6 +32,10 @@ export interface CallOptions {
   pollMs: number;
   /** How long a retry of a failed or empty round waits before its retrievals are sent again. */
   retryWaitMs: number;
+  /** MIN_WORK_MS unless given. */
+  minWorkMs?: number;
+  /** FIRST_REQUEST_MS unless given. */
+  firstRequestMs?: number;
   now: () => Date;
   /** Checks the backend's runtime id against the stored one before the call's first request. */
   onRuntime: (call: Call) => Promise<void>;
@@ -47,6 +51,7 @@ export class Call {
   readonly deadline: number;
   /** No request runs past this (unless it is the call's first: FIRST_REQUEST_MS). */
   private readonly workEnd: number;
+  private readonly firstRequestMs: number;
   readonly pollMs: number;
   readonly retryWaitMs: number;
   readonly now: () => Date;
@@ -66,7 +71,8 @@ export class Call {
     this.records = options.records;
     this.backend = options.backend;
     this.deadline = options.deadline;
-    this.workEnd = Math.max(options.deadline, options.arrivedAt + MIN_WORK_MS);
+    this.workEnd = Math.max(options.deadline, options.arrivedAt + (options.minWorkMs ?? MIN_WORK_MS));
+    this.firstRequestMs = options.firstRequestMs ?? FIRST_REQUEST_MS;
     this.pollMs = options.pollMs;
     this.retryWaitMs = options.retryWaitMs;
     this.now = options.now;
@@ -96,8 +102,8 @@ export class Call {
     stage: string,
     advancing: boolean,
   ): Promise<T> {
-    const deadline = this.answered ? this.workEnd : Math.max(this.workEnd, Date.now() + FIRST_REQUEST_MS);
-    if (Date.now() >= deadline) throw new BudgetSpent();
+    const deadline = this.answered ? this.workEnd : Math.max(this.workEnd, Date.now() + this.firstRequestMs);
+    if (Date.now() >= deadline) throw new BudgetSpent(false);
     this.dir.requestsMade++;
     try {
       const data = await this.backend.call(send, { deadline });

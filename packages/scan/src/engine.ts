@@ -1,5 +1,6 @@
 import type { ScanEnvelope, ToolArgs } from "@resmon/mcp-contract";
 import type { ScanBackend } from "./backend.js";
+import { FIRST_REQUEST_MS, MIN_WORK_MS } from "./call.js";
 import {
   type Evidence,
   type EvidenceArgs,
@@ -26,6 +27,10 @@ export interface ScanEngineOptions {
   pollMs?: number;
   /** How long a retry of a failed or empty round waits before its retrievals are sent (default DEFAULT_RETRY_WAIT_MS). */
   retryWaitMs?: number;
+  /** A call's requests may run this long from its arrival, whatever its wait budget (default MIN_WORK_MS). */
+  minWorkMs?: number;
+  /** Until one request has answered, each gets at least this long (default FIRST_REQUEST_MS). */
+  firstRequestMs?: number;
   now?: () => Date;
   /** resmon for every call that names none (one process, one backend: tests, scripts); the server passes its per-call one. */
   backend?: ScanBackend;
@@ -76,6 +81,8 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     waitMs: options.waitMs ?? DEFAULT_SCAN_WAIT_MS,
     pollMs: options.pollMs ?? 500,
     retryWaitMs: options.retryWaitMs ?? DEFAULT_RETRY_WAIT_MS,
+    minWorkMs: options.minWorkMs ?? MIN_WORK_MS,
+    firstRequestMs: options.firstRequestMs ?? FIRST_REQUEST_MS,
     now: options.now ?? (() => new Date()),
     scrub: options.scrub ?? ((text: string) => text),
     ...(options.backend ? { backend: options.backend } : {}),

@@ -165,7 +165,12 @@ async function submit(call: Call, task: RetrievalTask): Promise<void> {
       request_id: task.request_id,
     });
   } catch (error) {
-    if (error instanceof BudgetSpent) {
+    if (error instanceof BudgetSpent && !error.sent) {
+      // The budget ran out before the POST went: pending again, sent by the next call at once (it
+      // waited out LANDING_GRACE_MS for a POST that could not land).
+      resetTask(task);
+      task.attempts--;
+    } else if (error instanceof BudgetSpent) {
       // Left "submitting"; reconciled once its run is listed, or sent again after the grace.
       task.landing_until = new Date(Date.now() + LANDING_GRACE_MS).toISOString();
       task.error = "the sweep POST was cut short by the call's wait budget";

@@ -16,6 +16,9 @@ export interface EngineContext {
   waitMs: number;
   pollMs: number;
   retryWaitMs: number;
+  /** Call's floors: MIN_WORK_MS and FIRST_REQUEST_MS unless a test puts them on its time scale. */
+  minWorkMs: number;
+  firstRequestMs: number;
   now: () => Date;
   scrub: (text: string) => string;
   /** resmon for a call that names none (tests, scripts). */
@@ -97,6 +100,8 @@ export async function locked(
         deadline: arrived + ctx.waitMs,
         pollMs: ctx.pollMs,
         retryWaitMs: ctx.retryWaitMs,
+        minWorkMs: ctx.minWorkMs,
+        firstRequestMs: ctx.firstRequestMs,
         now: ctx.now,
         onRuntime: checkRuntime,
         onProgress: callOptions?.onProgress,

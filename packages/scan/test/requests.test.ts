@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ticks } from "@resmon/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ScanState } from "../src/state.js";
 import { type Rig, rig } from "./helpers/backend.js";
@@ -67,22 +68,33 @@ describe("answers checked as the tools check theirs", () => {
 });
 
 describe("inside the wait budget", () => {
-  it("at 3 s per request, scan_start answers by its 3 s budget (a full pass takes 7 requests' time, 21 s)", async () => {
-    r.kit.setFault("*", { kind: "delay", ms: 3_000 });
+  // On the tests' time scale (issue 43: 3 s per request and the engine's own 5 s floor made these
+  // 27 s under load): what they prove is how the delays relate, asserted as ratios.
+  const PER_REQUEST = ticks(6);
+  const timing = { waitMs: PER_REQUEST, minWorkMs: ticks(4), firstRequestMs: ticks(10) };
+  /** The runtime check and the six sweep POSTs, one after the other. */
+  const FULL_PASS = 7 * PER_REQUEST;
+
+  it("with each request as slow as the whole budget, scan_start answers near the budget, not after a full pass", async () => {
+    r.kit.setFault("*", { kind: "delay", ms: PER_REQUEST });
     const args = startArgs();
     const t0 = Date.now();
-    const env = await r.engine({ waitMs: 3000 }).start(args);
+    const env = await r.engine(timing).start(args);
     const took = Date.now() - t0;
     expect(env.next_action).toBe("await_retrieval");
-    // Near the budget, and far under a full pass, with a wide margin for a loaded machine.
-    expect(took).toBeLessThan(12_000);
+    // The runtime check and one POST (the first request's floor lets it land), then no request
+    // starts past the budget: about 2 requests' time, and under half a full pass on a loaded machine.
+    expect(took).toBeGreaterThanOrEqual(2 * PER_REQUEST);
+    expect(took).toBeLessThan(FULL_PASS / 2);
     // It advanced: at least one sweep admitted or on its way.
     const state = stateOf(args.scan_id);
     expect(state.tasks.some((t) => t.status !== "pending")).toBe(true);
-    // The next call goes on at once, while the POST cut short may not have landed yet: it is looked
-    // for (LANDING_GRACE_MS), not sent again. Nothing is started twice.
+    // The POST the budget stopped before it was sent is pending, not "submitting": nothing of it can
+    // land, so no call waits LANDING_GRACE_MS (15 s) for it (before: this test took 18.5 s of 22).
+    expect(state.tasks.filter((t) => t.status === "submitting")).toEqual([]);
+    // The next call goes on at once. Nothing is started twice.
     r.kit.setFault("*", null);
-    const engine = r.engine({ waitMs: 3000 });
+    const engine = r.engine(timing);
     let env2 = await engine.continue({ scan_id: args.scan_id });
     for (let i = 0; i < 20 && env2.next_action === "await_retrieval"; i++)
       env2 = await engine.continue({ scan_id: args.scan_id });
@@ -90,16 +102,17 @@ describe("inside the wait budget", () => {
     expect(r.sweepPosts()).toBe(6);
   }, 60_000);
 
-  it("a hung sweep POST ends the call within the first request's floor, the sweep left to reconcile", async () => {
+  it("a hung sweep POST ends the call at the first request's floor, not before, the sweep left to reconcile", async () => {
     r.kit.setFault("/api/search/sweep", { kind: "hang" }, { method: "POST" });
     const args = startArgs();
     const t0 = Date.now();
-    const env = await r.engine({ waitMs: 3000 }).start(args);
+    const env = await r.engine({ ...timing, waitMs: ticks(4) }).start(args);
     const took = Date.now() - t0;
     expect(env.next_action).toBe("await_retrieval");
-    // FIRST_REQUEST_MS (5 s) + slack; before, each POST waited out the 30 s request timeout. Half
-    // of that, for a loaded machine.
-    expect(took).toBeLessThan(15_000);
+    // Held to its floor (past the wait budget), then cut: before, each POST waited out the 30 s
+    // request timeout. Three floors of room for a loaded machine.
+    expect(took).toBeGreaterThanOrEqual(timing.firstRequestMs);
+    expect(took).toBeLessThan(3 * timing.firstRequestMs);
     expect(stateOf(args.scan_id).tasks.filter((t) => t.status === "submitting")).toHaveLength(1);
   }, 60_000);
 });
