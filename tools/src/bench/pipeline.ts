@@ -148,6 +148,11 @@ export async function measurePipeline(
   sessions.legacy.deliver({ jsonrpc: "2.0", method: "notifications/initialized" } as never);
   const out: PipelineCase[] = [];
   try {
+    // Every real answer is asked for before any timed loop. A loop runs on replayed answers, in
+    // microtasks alone, so no timer or socket event is seen for its whole length: a connection left
+    // idle through it was closed by the stand-in unseen, and the next case's first request went out
+    // on it ("resmon stopped responding part-way", in full runs on a loaded machine).
+    for (const c of CASES) await viaTools(request("tools/call", { name: c.tool, arguments: c.args }));
     for (const c of CASES) {
       const call = request("tools/call", { name: c.tool, arguments: c.args });
       const modernCall = request("tools/call", { name: c.tool, arguments: c.args, _meta: ENVELOPE });
