@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [--short] [--record] [--strict] [--compare <label>=<bin>]…`: cold start, per-call overhead, throughput,
+ * `pnpm bench [--short] [--record] [--strict] [--cold-start] [--compare <label>=<bin>]…`: cold start, per-call overhead, throughput,
  * memory and tokens of the built server, each beside its floor measured in the same run. Prints a
  * table and writes bench-results/bench.json at the repository root (and, with `--record`, the
  * committed tools/bench/results/short.json or full.json the docs quote). `--compare` also measures
@@ -63,8 +63,10 @@ const FLOOR_SERVER: Labelled = {
 
 const argv = process.argv.slice(2);
 const short = argv.includes("--short");
+/** `--cold-start`: only the cold-start phase (for iteration; never recorded). */
+const coldOnly = argv.includes("--cold-start");
 /** Write the committed results (tools/bench/results/*.json), which the docs quote: only when asked. */
-const record = recordFlag(argv);
+const record = recordFlag(argv) && !coldOnly;
 /** Exit 1 when a figure misses its goal (off by default: a shared machine's noise is not a bug). */
 const strict = argv.includes("--strict");
 /** `--compare <label>=<bin>`, repeatable: another build of the bin measured in the same run. */
@@ -199,7 +201,8 @@ const eraLabel = (era: Era) =>
 async function launchesOf(stateDir: string): Promise<{ launches: Labelled[]; packed: string | null }> {
   const launches: Labelled[] = [{ label: "built server", launch: builtServer() }];
   FLOOR_SERVER.launch = await builtFloorServer(stateDir);
-  const packed = await packedServer(stateDir);
+  // --cold-start leaves the tarball out: it is for iterating on the built bin.
+  const packed = coldOnly ? { ok: false as const, reason: "--cold-start" } : await packedServer(stateDir);
   if (packed.ok) launches.push({ label: PACKED_LABEL, launch: packed.launch });
   for (const { label, bin } of compared) launches.push({ label, launch: nodeScript(bin) });
   return { launches, packed: packed.ok ? null : packed.reason };
@@ -591,6 +594,7 @@ async function measure(kit: Testkit, stateDir: string): Promise<Phase[]> {
   if (packed !== null) say(`packed tarball not measured: ${packed}`);
   const phases: Phase[] = [{ rows: [], json: packed === null ? {} : { packed } }];
   phases.push(await coldStartPhase(kit, launches));
+  if (coldOnly) return phases;
   say("the stand-in's own start…");
   const standinStart = await measureStandinStart(["demo", "small"], cleanEnv(), settings.coldRounds);
   phases.push({ rows: standinStartRows(standinStart.seeds, standinStart.floor), json: { standinStart } });
