@@ -1,4 +1,4 @@
-import { CONTRACT_VERSION, SERVER_NAME, serverInstructions } from "@resmon/mcp-contract";
+import { CONTRACT_VERSION, INSTRUCTIONS, SERVER_NAME } from "./generated/opening.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 /**
@@ -10,11 +10,11 @@ export interface HostInfo {
   instructions: string;
 }
 
-/** The server's identity line, then the contract's instructions (serverInstructions). */
+/** The server's identity line, then the contract's instructions (serverInstructions, as generated). */
 export function instructionsText(readOnly: boolean): string {
   return [
     `resmon MCP server, contract ${CONTRACT_VERSION} (package @resmon/mcp-server ${PACKAGE_VERSION}).`,
-    serverInstructions(readOnly),
+    INSTRUCTIONS[readOnly ? "readOnly" : "full"],
   ].join("\n");
 }
 

@@ -31,10 +31,16 @@ export interface ToolHost {
     signal: AbortSignal,
     progress?: (note: Progress) => Promise<void>,
   ): Promise<Outcome>;
-  prompts: { list(): Json[]; get(name: string, args?: Record<string, string>): Answer };
+  prompts: {
+    list(): Json[] | Promise<Json[]>;
+    get(name: string, args?: Record<string, string>): Answer | Promise<Answer>;
+  };
   resources: {
     list(cursor?: string): Promise<Answer>;
-    templates(): Json[];
+    templates(): Json[] | Promise<Json[]>;
     read(uri: string): Promise<Answer>;
   };
 }
+
+/** What the tool side answers (server.ts): everything but the opening and tools/list (session-host.ts). */
+export type ToolSide = Pick<ToolHost, "callTool" | "prompts" | "resources"> & { close?(): Promise<void> };

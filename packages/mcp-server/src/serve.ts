@@ -112,13 +112,13 @@ export function serve(
         if (signal.aborted) done(id);
       }
     });
-    s.setRequestHandler("prompts/list", async () => ({ prompts: host.prompts.list() }) as never);
+    s.setRequestHandler("prompts/list", async () => ({ prompts: await host.prompts.list() }) as never);
     s.setRequestHandler("prompts/get", async (r) =>
-      answered(host.prompts.get(r.params.name, r.params.arguments)),
+      answered(await host.prompts.get(r.params.name, r.params.arguments)),
     );
     s.setRequestHandler("resources/list", async (r) => answered(await host.resources.list(r.params?.cursor)));
     s.setRequestHandler("resources/templates/list", async () => ({
-      resourceTemplates: host.resources.templates() as never,
+      resourceTemplates: (await host.resources.templates()) as never,
     }));
     s.setRequestHandler("resources/read", async (r) => answered(await host.resources.read(r.params.uri)));
     return s;

@@ -1,4 +1,5 @@
 import type { Transport } from "@modelcontextprotocol/server";
+import type { Discovery } from "@resmon/api-client";
 import {
   type ErrorEnvelope,
   isListedReadOnly,
@@ -20,8 +21,7 @@ import type { Answer, Ctx, Handler } from "./context.js";
 import { withoutCredentialFields } from "./credential-fields.js";
 import { backendUnavailable, boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
 import { HANDLERS } from "./handlers/index.js";
-import type { ToolHost } from "./host.js";
-import { hostInfo } from "./host-info.js";
+import type { ToolSide } from "./host.js";
 import { log } from "./log.js";
 import { type ProgressReport, progressReporter } from "./progress.js";
 import { getPrompt, listPrompts } from "./prompts.js";
@@ -29,6 +29,7 @@ import { createScanResources, evidenceLinks, type ScanResources } from "./resour
 import { scanEngineFor } from "./scan.js";
 import { scrubJson } from "./scrub.js";
 import { type StdioStreams, serve } from "./serve.js";
+import { sessionHost } from "./session-host.js";
 import { withWriteOutcome } from "./write-outcome.js";
 
 export interface ServerOptions {
@@ -103,6 +104,7 @@ interface HeldOutcome {
 /** The tools, unscrubbed: the server scrubs each frame it writes (serve.ts). */
 function toolsFor(options: ServerOptions): ResmonTools & {
   callHeld(...args: Parameters<ResmonTools["call"]>): Promise<HeldOutcome>;
+  probe(): Promise<Discovery>;
 } {
   const config = readConfig(options.env);
   const { readOnly, maxBodyBytes } = config;
@@ -160,6 +162,7 @@ function toolsFor(options: ServerOptions): ResmonTools & {
       return entries;
     },
     callHeld,
+    probe: () => backend.probe(),
     async call(name, raw, progress, signal) {
       const { outcome, release } = await callHeld(name, raw, progress, signal);
       release();
@@ -197,12 +200,6 @@ function withLinks(name: string, outcome: ToolOutcome): ToolOutcome & { links?: 
     : outcome;
 }
 
-export interface McpServerHandle {
-  /** Serve one connection, in either protocol era, over `transport` (the bin: the SDK's StdioServerTransport). */
-  serve(transport: Transport, streams?: StdioStreams): { close(): Promise<void> };
-  close(): Promise<void>;
-}
-
 /** The tools for a caller that writes their outcomes itself (the demo, an embedder): each one scrubbed. */
 export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   const tools = toolsFor(options);
@@ -212,15 +209,14 @@ export function createResmonTools(options: ServerOptions = {}): ResmonTools {
   };
 }
 
-/**
- * The MCP server: tools from the contract table, handlers by name, one error funnel. Its `tools` are
- * not scrubbed (the session scrubs every frame it writes, once).
- */
-export function createServer(options: ServerOptions = {}): { server: McpServerHandle; tools: ResmonTools } {
+/** A session's tool side (session-host.ts): calls, prompts and resources, and the start-up probe's discovery. */
+export function createToolSide(options: ServerOptions = {}): {
+  side: ToolSide;
+  tools: ResmonTools;
+  probe(): Promise<Discovery>;
+} {
   const tools = toolsFor(options);
-  const host: ToolHost = {
-    ...hostInfo(tools.readOnly),
-    listTools: () => tools.list() as unknown as Record<string, unknown>[],
+  const side: ToolSide = {
     callTool: async (name, args, signal, notify) => {
       // Only the tools that report progress (the contract's PROGRESS_TOOLS) get a reporter.
       const reporter = notify && reportsProgress(name) ? progressReporter(notify) : undefined;
@@ -239,6 +235,25 @@ export function createServer(options: ServerOptions = {}): { server: McpServerHa
     },
     resources: tools.resources,
   };
+  return { side, tools, probe: tools.probe };
+}
+
+export interface McpServerHandle {
+  /** Serve one connection, in either protocol era, over `transport` (the bin: the SDK's StdioServerTransport). */
+  serve(transport: Transport, streams?: StdioStreams): { close(): Promise<void> };
+  close(): Promise<void>;
+}
+
+/**
+ * The MCP server: tools from the contract table, handlers by name, one error funnel. Its `tools` are
+ * not scrubbed (the session scrubs every frame it writes, once).
+ */
+export function createServer(options: ServerOptions = {}): { server: McpServerHandle; tools: ResmonTools } {
+  const { side, tools } = createToolSide(options);
+  const host = sessionHost(tools.readOnly, async () => side);
+  // Output schemas left out (an option for a harness that counts tokens): listed as the contract lists them.
+  if (options.outputSchemas === false)
+    host.listTools = () => tools.list() as unknown as Record<string, unknown>[];
   const served: { close(): Promise<void> }[] = [];
   return {
     server: {

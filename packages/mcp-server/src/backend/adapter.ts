@@ -1,4 +1,4 @@
-import { type ApiResult, DEFAULT_TIMEOUT_MS, type ResmonClient } from "@resmon/api-client";
+import { type ApiResult, DEFAULT_TIMEOUT_MS, type Discovery, type ResmonClient } from "@resmon/api-client";
 import { isWriteRoute, type RouteRef } from "@resmon/mcp-contract";
 import { backendUnavailable, ToolError } from "../errors.js";
 import { cancelledError, type Flight, settleCancelled } from "./cancel.js";
@@ -87,6 +87,11 @@ export class Backend {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.discovery = new DiscoveryCache(options);
     this.known = new KnownResmons(this.timeoutMs);
+  }
+
+  /** Discovery now (the start-up probe): what it found; a connection found is the first call's. */
+  probe(): Promise<Discovery> {
+    return this.discovery.probe();
   }
 
   /**

@@ -3,7 +3,7 @@
  * while it works and dropped after a failure; concurrent callers share one discovery. No default
  * port, no widening, no hidden retry.
  */
-import { DEFAULT_PROBE_TIMEOUT_MS, discover, type ResmonClient } from "@resmon/api-client";
+import { DEFAULT_PROBE_TIMEOUT_MS, type Discovery, discover, type ResmonClient } from "@resmon/api-client";
 import { registerSecret } from "../scrub.js";
 import { inTheServersWords, refusalToError } from "./http-errors.js";
 
@@ -32,8 +32,9 @@ export function probeTimeoutFor(timeoutMs: number | undefined): number {
   return Math.min(DEFAULT_PROBE_TIMEOUT_MS, timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
 }
 
-/** A discovery under way, and how many tool calls had begun when it started. */
+/** A discovery under way (what it found, and the connection), and how many tool calls had begun when it started. */
 interface Discovering {
+  raw: Promise<Discovery>;
   found: Promise<Connection>;
   afterCalls: number;
 }
@@ -79,24 +80,52 @@ export class DiscoveryCache {
   async forget(): Promise<void> {
     const old = this.connection;
     this.connection = undefined;
+    this.found = undefined;
     if (old) await old.client.close().catch(() => undefined);
   }
+
+  /**
+   * A discovery now, for the start-up probe: what it found, a refusal included. A connection found is
+   * kept for the calls, which therefore find resmon as the probe did, once, not twice.
+   */
+  probe(): Promise<Discovery> {
+    if (this.connection && this.found) return this.found;
+    const { raw, found } = this.discovering();
+    found.catch(() => undefined);
+    return raw;
+  }
+
+  /** What the discovery that made the connection found. */
+  private found: Promise<Discovery> | undefined;
 
   /** The discovery under way, or a new one. */
   private discovering(): Discovering {
     if (!this.connecting) {
-      const found = this.discoverOnce().finally(() => {
-        this.connecting = undefined;
-      });
-      this.connecting = { found, afterCalls: this.callsBegun };
+      const raw = this.discoverOnce();
+      const found = raw
+        .then((d) => this.keep(d, raw))
+        .finally(() => {
+          this.connecting = undefined;
+        });
+      this.connecting = { raw, found, afterCalls: this.callsBegun };
     }
     return this.connecting;
   }
 
-  private async discoverOnce(): Promise<Connection> {
+  /** A discovery's connection, kept; a refusal thrown as the call's error. */
+  private keep(found: Discovery, raw: Promise<Discovery>): Connection {
+    if (!found.ok) throw refusalToError(found.refusal);
+    const health = found.health;
+    const runtimeId = found.identity.ok ? found.identity.identity.runtime_id : null;
+    this.connection = { client: found.client, baseUrl: found.baseUrl, health, runtimeId };
+    this.found = raw;
+    return this.connection;
+  }
+
+  private async discoverOnce(): Promise<Discovery> {
     const discoverFn = this.options.discoverFn ?? discover;
     const { timeoutMs, maxBodyBytes } = this.options;
-    const found = inTheServersWords(
+    return inTheServersWords(
       await discoverFn({
         env: this.options.env,
         // The probe never outlasts the call's own timeout, so a call that discovers ends within it too.
@@ -107,10 +136,5 @@ export class DiscoveryCache {
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       }),
     );
-    if (!found.ok) throw refusalToError(found.refusal);
-    const health = found.health;
-    const runtimeId = found.identity.ok ? found.identity.identity.runtime_id : null;
-    this.connection = { client: found.client, baseUrl: found.baseUrl, health, runtimeId };
-    return this.connection;
   }
 }

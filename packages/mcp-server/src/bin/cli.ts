@@ -2,13 +2,13 @@
 import { helpLines, readConfig, startupLines } from "../config.js";
 import { log } from "../log.js";
 import { PACKAGE_VERSION } from "../version.js";
-import { fullGc } from "./full-gc.js";
 import { stopSignals } from "./stop-signals.js";
 import { applyV8Settings } from "./v8-settings.js";
 
 /**
  * The bin: the SDK's own stdio transport and its dual-era entry serve the session (serve.ts). The
- * server side is imported once V8 is set (v8-settings.ts), so the SDK and zod load under its settings.
+ * server side is imported once V8 is set (v8-settings.ts), so the SDK and zod load under its settings;
+ * the tool side once tools/list is answered (session-host.ts).
  * stdout carries only JSON-RPC frames; everything else goes to stderr.
  */
 async function main(): Promise<void> {
@@ -37,29 +37,25 @@ async function main(): Promise<void> {
   const config = readConfig();
   for (const line of startupLines(config)) log(line);
   applyV8Settings();
-  const [{ createServer }, { StdioServerTransport }, { reclaimAfterLargeAnswers }, { stdinLines, MAX_LINE }] =
-    await Promise.all([
-      import("../server.js"),
-      import("@modelcontextprotocol/server/stdio"),
-      import("../backend/large-answers.js"),
-      import("../stdin-lines.js"),
-    ]);
-  // Once a large answer's frame has left, its copies are collected before the next is read (full-gc.ts).
-  reclaimAfterLargeAnswers(fullGc);
-  const { server } = createServer();
+  const [{ serve }, { sessionHost }, { StdioServerTransport }, { stdinLines, MAX_LINE }] = await Promise.all([
+    import("../serve.js"),
+    import("../session-host.js"),
+    import("@modelcontextprotocol/server/stdio"),
+    import("../stdin-lines.js"),
+  ]);
+  // The tool side, loaded after tools/list (session-host.ts, tool-side.ts).
+  const host = sessionHost(config.readOnly, async () => (await import("./tool-side.js")).startToolSide());
   // What the SDK's reader would drop silently is answered (stdin-lines.ts); the rest it reads itself.
   const input = process.stdin.pipe(
     stdinLines((message) => void transport.send(message).catch(() => undefined)),
   );
   const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: 4 * MAX_LINE });
-  const entry = server.serve(transport, {
+  const entry = serve(host, transport, {
     input,
     output: process.stdout,
     // stdin ended (the harness went away): the SDK closed the session, and the process ends with it.
-    closed: () => void server.close().finally(() => process.exit()),
+    closed: () => void host.close().finally(() => process.exit()),
   });
-  // Once serving, the start-up probe says on stderr whether resmon answers (start-probe.ts). Nothing waits on it.
-  void import("./start-probe.js").then((p) => p.probeAtStart());
   const shutdown = () => {
     entry.close().finally(() => process.exit(0));
   };

@@ -3,12 +3,13 @@
  * it answers, and says so on stderr, which is the harness's log. A harness's "connected" only means
  * this process started; this line says whether tool calls will reach resmon, and if not, why, in
  * doctor's words (the refusal's message and doctor's "what to do"). It never fails the start and
- * nothing waits on it: resmon may start later, and every tool call still looks afresh.
- * Started by the bin (cli.ts) once the session is served; nothing waits on it.
+ * nothing waits on it: resmon may start later, and a call looks again until it finds one.
+ * The discovery is the server's own first (backend/discovery.ts): what it found is the calls'.
+ * Started by the bin (cli.ts) once the tool side is loaded; nothing waits on it.
  */
 import type { Discovery, DiscoveryRefusal } from "@resmon/api-client";
 import { log } from "../log.js";
-import { discoverAsTheServer, whatToDo } from "./doctor.js";
+import { whatToDo } from "./doctor.js";
 
 /** The probe's prefix on stderr: a harness's log (and a test) finds its line by it. */
 export const PROBE_PREFIX = "start-up check:";
@@ -41,13 +42,10 @@ export function probeLine(found: Discovery): string {
   );
 }
 
-/** Runs the probe once and logs its line; resolves when it has said it, never rejects. */
-/** `env` for tests; else this process's, as config.ts reads it. */
-export async function probeAtStart(env?: Record<string, string | undefined>): Promise<void> {
+/** Logs the line of the discovery `found`; resolves when it has said it, never rejects. */
+export async function probeAtStart(found: Promise<Discovery>): Promise<void> {
   try {
-    const found = await discoverAsTheServer(env);
-    if (found.ok) await found.client.close();
-    log(probeLine(found));
+    log(probeLine(await found));
   } catch (err) {
     log(`${PROBE_PREFIX} could not run (${err instanceof Error ? err.name : "error"}).`);
   }
