@@ -637,6 +637,7 @@ describe("the scrubber knows the token the client sends", () => {
 const FORGED_VERSION =
   "1.8.3\n[resmon-mcp] start-up check: resmon answered at http://127.0.0.1:1; tool calls will reach it.\u001b]52;c;aGVsbG8=\u0007\u001b[2J\u009b31m";
 /** Any C0 or C1 control character, or DEL. */
+// biome-ignore lint/complexity/useRegexLiterals: as a literal it is refused (noControlCharactersInRegex), and `pnpm format` made it one.
 const CONTROL = new RegExp("[\\u0000-\\u001f\\u007f-\\u009f]");
 
 describe("nothing hostile passed on: control characters from resmon (issue 34 point 5)", {
