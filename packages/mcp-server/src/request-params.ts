@@ -74,7 +74,7 @@ export function paramsProblem(
   const token = params && isPlain(params._meta) ? params._meta.progressToken : undefined;
   if (typeof token === "string" && token.length > MAX_PROGRESS_TOKEN) {
     return {
-      message: `Invalid params for ${method}: _meta.progressToken is ${token.length} characters; at most ${MAX_PROGRESS_TOKEN} are taken, since every progress notification repeats it.`,
+      message: `Invalid params for ${method}: params._meta.progressToken is ${token.length} characters; at most ${MAX_PROGRESS_TOKEN} are taken, since every progress notification repeats it.`,
       data: { field: "params._meta.progressToken" },
     };
   }

@@ -109,7 +109,11 @@ for (const era of ["legacy", "modern"] as const) {
         "tools/call",
         withMeta({ name: "health", arguments: {}, _meta: { progressToken: token } }),
       );
-      expect(frame.error).toMatchObject({ code: -32602, data: { field: "params._meta.progressToken" } });
+      expect(frame.error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("params._meta.progressToken is 100000 characters"),
+        data: { field: "params._meta.progressToken" },
+      });
       expect(server.stdout).not.toContain("t".repeat(MAX_PROGRESS_TOKEN + 1));
       const fits = await server.request(
         ++id,
