@@ -20,7 +20,7 @@ import {
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { DEFAULT_MAX_BODY_BYTES, describeBytes } from "@resmon/api-client";
+import { createResmonClient, DEFAULT_MAX_BODY_BYTES, describeBytes } from "@resmon/api-client";
 import { SETTINGS_KEYS_WITHHELD } from "@resmon/mcp-contract";
 import { cleanEnv, type Testkit } from "@resmon/testkit";
 import fc from "fast-check";
@@ -350,6 +350,65 @@ describe.skipIf(!existsSync(SERVER_CLI) || process.platform !== "linux")("hostil
       testTimeout(300_000),
     );
   });
+
+  // Round 3 (issue 34 point 7), re-tested for issue 41: stream({maxBytes: NaN}) read a body uncapped
+  // (NaN compares false with every size). The api-client's stream, on the hostile listener's endless body.
+  it(
+    "api-client stream on an endless body: a maxBytes that is no number of bytes is refused before anything is sent; a cap is never read past",
+    async (ctx) => {
+      const client = createResmonClient({ port: hostile.port, token: kit.token });
+      const endless: Behaviour = { kind: "endless", chunkBytes: 64 * 1024, declareLength: false };
+      hostile.set([{ method: "GET", path: "/api/executions/1/references", behaviour: endless }]);
+      const seen = { refused: 0, capped: 0, largest: 0 };
+      try {
+        await holds(
+          ctx,
+          fc.asyncProperty(
+            fc.oneof(
+              fc.integer({ min: 0, max: 4 * MB }),
+              fc.constantFrom<unknown>(Number.NaN, Number.NEGATIVE_INFINITY, -1, null, true, "1024", {}),
+              fc.integer({ max: -1 }),
+              fc.double({ max: -Number.MIN_VALUE, noNaN: true }),
+            ),
+            async (maxBytes) => {
+              const before = hostile.taken;
+              const opened = client.stream("GET", "/api/executions/{exec_id}/references", {
+                params: { path: { exec_id: 1 }, query: { format: "bibtex" } },
+                maxBytes: maxBytes as number,
+              });
+              if (!(typeof maxBytes === "number" && maxBytes >= 0)) {
+                await expect(opened).rejects.toThrow(RangeError);
+                expect(hostile.taken).toBe(before);
+                seen.refused++;
+                return;
+              }
+              const answer = await opened;
+              if (!answer.ok) throw new Error(answer.error.message);
+              let bytes = 0;
+              await expect(
+                (async () => {
+                  for await (const chunk of answer.body) bytes += chunk.byteLength;
+                })(),
+              ).rejects.toMatchObject({ apiError: { kind: "too_large" } });
+              expect(bytes).toBeLessThanOrEqual(maxBytes);
+              expect(hostile.taken).toBe(before + 1);
+              seen.capped++;
+              seen.largest = Math.max(seen.largest, maxBytes);
+            },
+          ),
+          { numRuns: scaled(60, 4), seed: SEED + 6 },
+        );
+      } finally {
+        hostile.clear();
+        await client.close();
+      }
+      note(
+        ctx,
+        `stream maxBytes on an endless body: ${seen.refused} refused before sending (NaN, negative, not a number), ${seen.capped} caps up to ${(seen.largest / MB).toFixed(1)} MiB never read past`,
+      );
+    },
+    testTimeout(120_000),
+  );
 
   describe("the port and token files", () => {
     /** Make the hostile file at `path`; the repair writes the good content back as a regular file. */

@@ -360,6 +360,52 @@ describe.skipIf(!existsSync(SERVER_CLI))(`scan tools (scale ${SCALE}, seed ${SEE
     });
   });
 
+  // Round 3 (issue 34 point 7), re-tested for issue 41: a sweep the scan's wait budget stopped
+  // waiting for dropped the connection, so the next call found resmon afresh (and its probe met a
+  // resmon still busy with the cut request). Each discovery's probe is a request with a wrong token
+  // (401 at the stand-in): none may follow the first.
+  describe("the scan's wait budget cuts a slow sweep", () => {
+    it("the connection is kept: await_retrieval, then the next call goes on with no new discovery", {
+      timeout: testTimeout(180_000),
+    }, async (ctx) => {
+      let calls = 0;
+      await holds(
+        ctx,
+        fc.asyncProperty(
+          fc.constantFrom(500, 1000, 2000),
+          fc.integer({ min: 1000, max: 3000 }),
+          async (budgetMs, overMs) => {
+            const server = await scanServer("scan-budget-cut", kit, dataDir, budgetMs);
+            try {
+              await expectOk(server.call, "health", {});
+              const from = kit.requests.length;
+              kit.setFault("/api/search/sweep", { kind: "delay", ms: budgetMs + overMs }, { method: "POST" });
+              const args = newScan("sweep");
+              const first = await expectOk(server.call, "scan_start", args);
+              expect(first.next_action).toBe("await_retrieval");
+              kit.clearFaults();
+              let env = await expectOk(server.call, "scan_continue", { scan_id: args.scan_id });
+              for (let i = 0; i < 20 && env.next_action === "await_retrieval"; i++)
+                env = await expectOk(server.call, "scan_continue", { scan_id: args.scan_id });
+              expect(env.next_action).not.toBe("await_retrieval");
+              const probes = kit.requests.slice(from).filter((q) => q.status === 401);
+              expect(probes, "a discovery after the budget's cut").toEqual([]);
+              calls++;
+            } finally {
+              kit.clearFaults();
+              await server.client.close();
+            }
+          },
+        ),
+        { numRuns: scaled(4, 1), seed: SEED + 4 },
+      );
+      note(
+        ctx,
+        `wait budget 0.5–2 s cutting a sweep 1–3 s past it, ${calls} scans: await_retrieval, then the scan went on, no discovery after the cut`,
+      );
+    });
+  });
+
   accountForEveryByte();
 });
 

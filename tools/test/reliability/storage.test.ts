@@ -6,7 +6,7 @@
  * "storage", the path relative to the scans directory) within a second; what was on disk stays as it
  * was; no file is ever left part-written; after the fault is gone the same call goes on.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   existsSync,
   lstatSync,
@@ -17,9 +17,10 @@ import {
   rmSync,
   symlinkSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { payloadItems, scanStartArgs, screenScores, type Testkit } from "@resmon/testkit";
 import fc from "fast-check";
@@ -30,7 +31,7 @@ import type { Outcome } from "../../src/reliability/outcome.js";
 import { SERVER_CLI } from "../../src/reliability/proc.js";
 import { countCases, holds, note } from "../../src/reliability/record.js";
 import { SCALE, SEED, scaled, testTimeout } from "../../src/reliability/scale.js";
-import { type ScanServer, scanServer } from "../../src/reliability/scan.js";
+import { type ScanServer, scanServer, until } from "../../src/reliability/scan.js";
 
 /**
  * The scan's wait budget: what these cases test is storage, not the budget. The corpus search answers
@@ -116,6 +117,40 @@ async function warmScanServer(label: string, dataDir: string): Promise<ScanServe
   return server;
 }
 
+/** The -32602 a resources/read drew (the MCP client throws it), or a description of what it got instead. */
+async function resourceRefusal(
+  server: ScanServer,
+  uri: string,
+): Promise<{ code?: number; message?: string; data?: unknown }> {
+  try {
+    const read = await server.client.readResource({ uri });
+    return { message: `read served: ${JSON.stringify(read).slice(0, 200)}` };
+  } catch (e) {
+    const err = e as { code?: number; message?: string; data?: unknown };
+    return { code: err.code, message: err.message, data: err.data };
+  }
+}
+
+/** Every URI resources/list gives, page after page. */
+async function listedUris(server: ScanServer): Promise<string[]> {
+  const uris: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const listed = await server.client.listResources(cursor === undefined ? {} : { cursor });
+    uris.push(...listed.resources.map((r) => r.uri));
+    cursor = listed.nextCursor;
+    if (cursor === undefined) return uris;
+  }
+  throw new Error("resources/list never ended");
+}
+
+/** A pid that is certainly not running: a child that has exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ""]);
+  await new Promise((resolve) => child.on("exit", resolve));
+  return child.pid as number;
+}
+
 const newScan = () => scanStartArgs({ scanId: crypto.randomUUID(), retrieval: "corpus", profile: "quick" });
 
 let kit: Testkit;
@@ -180,6 +215,8 @@ describe.skipIf(!existsSync(SERVER_CLI))(`storage (scale ${SCALE}, seed ${SEED})
               seen.problems.set(problem, (seen.problems.get(problem) ?? 0) + 1);
               expect(String(refusal.path).startsWith("/")).toBe(false);
               expect(String(refusal.path).startsWith(String(args.scan_id))).toBe(true);
+              // Issue 41: no absolute path in what the model sees (the scans directory named by its setting).
+              expect(JSON.stringify(got)).not.toContain(fs.dir);
               // Accepting a batch writes before it asks anything: nothing reached resmon. A start may have
               // read the corpus before the write that failed, but never started a sweep after it.
               if (point === "screen_scores") expect(kit.requests.length).toBe(requests);
@@ -200,6 +237,45 @@ describe.skipIf(!existsSync(SERVER_CLI))(`storage (scale ${SCALE}, seed ${SEED})
       note(
         ctx,
         `full tmpfs, 0–64 KB left before scan_start or an accepted batch: ${seen.ok} ok, ${seen.refused} refused as storage (${[...seen.problems].map(([p, n]) => `${p} ${n}`).join(", ")}), every file whole, nothing sent after a refusal, each call went on once space was back`,
+      );
+    });
+
+    // Round 3 (issue 34 point 7), re-tested for issue 41: a save that failed after the call's sweep
+    // POSTs said "nothing was sent to resmon".
+    it("the disk full once a sweep is sent: the refusal says what the call had sent, never 'nothing was sent'", {
+      timeout: testTimeout(120_000),
+    }, async (ctx) => {
+      const runs = scaled(8, 2);
+      const said: number[] = [];
+      for (let run = 0; run < runs; run++) {
+        rmSync(join(fs.dir, "filler"), { force: true });
+        rmSync(join(fs.dir, "scans"), { recursive: true, force: true });
+        const args = scanStartArgs({ scanId: crypto.randomUUID(), retrieval: "sweep", profile: "quick" });
+        const from = kit.requests.length;
+        const sweepSent = () =>
+          kit.requests.slice(from).some((q) => q.method === "POST" && q.route === "/api/search/sweep");
+        // The first sweep is held a moment once it has arrived: long enough to fill the disk behind it.
+        kit.setFault("/api/search/sweep", { kind: "delay", ms: 1500 }, { method: "POST", times: 1 });
+        const call = server.outcome("scan_start", args);
+        await until(sweepSent, 30_000, "the first sweep POST");
+        fill(fs.dir, 1024);
+        const got = await call;
+        const refusal = storageRefusal(got);
+        expect(refusal, JSON.stringify(got).slice(0, 400)).not.toBeNull();
+        const message = String((got.kind === "error" ? got.body : {}).message);
+        expect(message).not.toContain("nothing was sent to resmon");
+        const made = /this call had already made (\d+) requests? of resmon/.exec(message);
+        expect(made, message).not.toBeNull();
+        said.push(Number(made?.[1]));
+        expect(message).not.toContain(fs.dir);
+        // Space again: the scan answers its state.
+        rmSync(join(fs.dir, "filler"), { force: true });
+        expect((await server.outcome("scan_result", { scan_id: args.scan_id })).kind).toBe("success");
+      }
+      countCases(ctx, runs);
+      note(
+        ctx,
+        `disk full once the first sweep was sent, ${runs} scans: each refusal named the requests made (${said.join(", ")}), none said nothing was sent`,
       );
     });
   });
@@ -279,7 +355,17 @@ describe.skipIf(!existsSync(SERVER_CLI))(`storage (scale ${SCALE}, seed ${SEED})
               expect(refusal?.problem).toBe(KINDS[kind]);
               expect(String(refusal?.path).startsWith(id)).toBe(true);
               expect(got.ms).toBeLessThan(1000);
+              expect(JSON.stringify(got)).not.toContain(dataDir);
             }
+            // Issue 41: evidence planted beside the hostile file is neither listed nor read, and the
+            // read's refusal names no absolute path.
+            if (kind !== "linked_dir")
+              for (const file of ["evidence.md", "evidence.json", "evidence.bib"])
+                writeFileSync(join(dir, file), "planted");
+            const read = await resourceRefusal(server, `resmon-scan://${id}/evidence.md`);
+            expect(read.code, JSON.stringify(read)).toBe(-32602);
+            expect(JSON.stringify(read)).not.toContain(dataDir);
+            expect(await listedUris(server)).toEqual([]);
             expect(shape()).toBe(before);
             counts.set(kind, (counts.get(kind) ?? 0) + 1);
           },
@@ -288,7 +374,64 @@ describe.skipIf(!existsSync(SERVER_CLI))(`storage (scale ${SCALE}, seed ${SEED})
       );
       note(
         ctx,
-        `hostile files (${[...counts].map(([k, n]) => `${k} ${n}`).join(", ")}): each refused by name, slowest ${Math.round(slowest)} ms (bound 1000 ms), every file left as it was`,
+        `hostile files (${[...counts].map(([k, n]) => `${k} ${n}`).join(", ")}): each refused by name, slowest ${Math.round(slowest)} ms (bound 1000 ms), every file left as it was, no absolute path in a refusal, planted evidence neither listed nor read`,
+      );
+    });
+  });
+
+  // Round 3 (issue 34 point 7), re-tested for issue 41: a process killed while clearing a stale lock
+  // leaves `lock.break` holding {pid, at} and no nonce; it was never judged, and every call on the
+  // scan spent its attempts and answered conflict "the scan's lock kept changing hands".
+  describe("a dead holder's lock and a dead breaker without a nonce", () => {
+    let dataDir: string;
+    let server: ScanServer;
+    beforeAll(async () => {
+      dataDir = join(tempDir("storage-breaker"), "scans");
+      server = await warmScanServer("storage-breaker", dataDir);
+    }, 60_000);
+    afterAll(async () => server?.client.close());
+
+    it("the next call clears both at once and goes on; nothing is left", {
+      timeout: testTimeout(120_000),
+    }, async (ctx) => {
+      let slowest = 0;
+      await holds(
+        ctx,
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 9_000 }),
+          fc.constantFrom("scan_start", "scan_continue", "scan_verify"),
+          async (breakerAgeMs, holderTool) => {
+            const args = newScan();
+            const id = String(args.scan_id);
+            await ok(server, "scan_start", args);
+            const lock = join(dataDir, id, "lock");
+            const holder = await deadPid();
+            const breaker = await deadPid();
+            writeFileSync(
+              lock,
+              JSON.stringify({
+                pid: holder,
+                tool: holderTool,
+                acquired_at: new Date(Date.now() - 60_000).toISOString(),
+                host: hostname(),
+                nonce: "dead-holder",
+              }),
+            );
+            const at = new Date(Date.now() - breakerAgeMs);
+            writeFileSync(`${lock}.break`, JSON.stringify({ pid: breaker, at: at.toISOString() }));
+            utimesSync(`${lock}.break`, at, at);
+            const got = await server.outcome("scan_continue", { scan_id: id });
+            slowest = Math.max(slowest, got.ms);
+            expect(got.kind, JSON.stringify(got).slice(0, 300)).toBe("success");
+            expect(got.ms).toBeLessThan(3000);
+            expect(readdirSync(join(dataDir, id)).filter((f) => f.startsWith("lock"))).toEqual([]);
+          },
+        ),
+        { numRuns: scaled(20, 2), seed: SEED + 5 },
+      );
+      note(
+        ctx,
+        `dead holder + dead breaker (0–9 s old, no nonce): the next scan_continue went on, slowest ${Math.round(slowest)} ms (bound 3000 ms), no lock or breaker left`,
       );
     });
   });
