@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { type ErrorEnvelope, ToolError } from "@resmon/mcp-contract";
 import { log } from "./log.js";
 import { printable, scrub } from "./scrub.js";
@@ -43,11 +44,39 @@ export function toEnvelope(err: unknown, toolName: string): ErrorEnvelope {
       envelope.tried = err.unavailable.tried;
       envelope.no_port_named = err.unavailable.noPortNamed;
     }
-    return envelope;
+    return homeAsTilde(envelope);
   }
   const kind = err instanceof Error ? err.name : typeof err;
   log(`internal error in ${toolName}: ${kind}${err instanceof Error ? `: ${err.message}` : ""}`);
   return { error: "internal_error", message: INTERNAL_MESSAGE, detail: {} };
+}
+
+/**
+ * A refusal says a path in the user's home directory from `~` (issue 41): the port file or token
+ * file discovery looked at stays a path the person can follow, and the model is not told the
+ * account's name and home. Only at a path's boundary: `/home/al` is not a prefix of `/home/alice`.
+ */
+export function homeAsTilde<T>(value: T, home: string = homedir()): T {
+  const root = home.replace(/[\\/]+$/, "");
+  if (root.length < 2) return value;
+  const at = new RegExp(`${root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w.-])`, "g");
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return v.includes(root) ? v.replace(at, "~") : v;
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(v))
+        Object.defineProperty(out, key, {
+          value: walk(item),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      return out;
+    }
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** The most of any one string, and of any one list, an error answer carries. */
