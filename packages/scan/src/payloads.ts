@@ -145,22 +145,24 @@ function screenPayload(
     const c = byId.get(id);
     const near = state.nearest?.[String(id)] ?? state.expansion?.nearest?.[String(id)];
     return {
-      ...item(records[id], id, SCREEN_ABSTRACT_CHARS),
-      found_by: c ? foundByLine(foundBy(c, state.tasks)) : "",
+      ...screenItem(records[id], id),
+      found_by: c ? foundByLine(foundBy(c, state.tasks), near?.seed) : "",
       // An expansion paper: how close it is to the seed it came from, in resmon's distance.
       ...(near
         ? { seed: near.seed, distance: near.distance === null ? null : Number(near.distance.toFixed(3)) }
         : {}),
     };
   });
-  const score = `Score every item 0–3 with the criteria it meets. Abstracts are cut at ${SCREEN_ABSTRACT_CHARS} characters where marked abstract_truncated.`;
+  // The criteria are the model's own plan: said with the first batch, named after it.
+  const first = step.batch.index === 0;
+  const score = `Score every item 0–3 with the criteria it meets${first ? "" : ` (${criteriaIds(state)}, as in your plan)`}. An abstract ending in … is cut at ${SCREEN_ABSTRACT_CHARS} characters.`;
   const stop = stopOfferWhy(state);
   const left = unscreenedIds(state).length;
   return {
     next: "screen_candidates",
     payload: {
       batch: { index: step.batch.index, of: total, round: step.batch.round, kind, items },
-      criteria: criteriaOf(state),
+      ...(first ? { criteria: criteriaOf(state) } : {}),
       note: `${kind === "expansion" ? `${EXPANSION_BATCH_NOTE} ${score}` : score}${stop ? ` Your scores show nothing here (${stop}): you may stop screening, options[0].` : ""}`,
       ...(stop
         ? {
@@ -245,7 +247,7 @@ function rankPayload(
   const items = step.page.doc_ids.map((id) => {
     const s = scores.get(id);
     return {
-      ...item(records[id], id, RANK_ABSTRACT_CHARS),
+      ...rankItem(records[id], id),
       score: s?.score ?? null,
       criteria_hit: s?.criteria_hit ?? [],
       ...(s?.reason ? { reason: clip(s.reason, 160).text } : {}),
@@ -326,22 +328,39 @@ function verifyPayload(state: ScanState): StepPayload {
   };
 }
 
-function item(record: PaperRecord | undefined, docId: number, abstractChars: number) {
-  const abstract = clip(record?.abstract, abstractChars);
+/**
+ * A paper as the model reads it to judge it: title, authors, year and the abstract (cut at a word,
+ * ending in … when cut). Nothing a judgement does not use: not which source's copy this is, not the
+ * DOI (the shortlist pages carry it, for citing).
+ */
+function screenItem(record: PaperRecord | undefined, docId: number) {
   return {
     doc_id: docId,
     title: record?.title ?? null,
     authors: shortAuthors(record?.authors),
     year: yearOf(record?.publication_date),
-    source: record?.source_repository ?? null,
+    abstract: clip(record?.abstract, SCREEN_ABSTRACT_CHARS).text,
+  };
+}
+
+/** A paper on a shortlist page: what screening showed, with a shorter abstract and the DOI to cite. */
+function rankItem(record: PaperRecord | undefined, docId: number) {
+  return {
+    doc_id: docId,
+    title: record?.title ?? null,
+    authors: shortAuthors(record?.authors),
+    year: yearOf(record?.publication_date),
     doi: record?.doi ?? null,
-    abstract: abstract.text,
-    ...(abstract.clipped ? { abstract_truncated: true } : {}),
+    abstract: clip(record?.abstract, RANK_ABSTRACT_CHARS).text,
   };
 }
 
 function criteriaOf(state: ScanState) {
   return state.inputs.queries.criteria.map((c) => ({ id: c.id, text: c.text }));
+}
+
+function criteriaIds(state: ScanState): string {
+  return state.inputs.queries.criteria.map((c) => c.id).join(", ");
 }
 
 /** Each retrieval of the round, with the error that ended it. */

@@ -56,7 +56,7 @@ export const EXPANSION_BATCH_NOTE =
  * found_by in one short line for an answer a model reads: the queries grouped by how they retrieved
  * ("corpus q1 q2 q3; sweep q1; similar to 228, 301"), the same facts as the list in fewer tokens.
  */
-export function foundByLine(found: readonly string[]): string {
+export function foundByLine(found: readonly string[], nearest?: number): string {
   const groups = new Map<string, string[]>();
   for (const f of found) {
     const similar = /^similar to (\d+)$/.exec(f);
@@ -66,7 +66,16 @@ export function foundByLine(found: readonly string[]): string {
   }
   return [...groups]
     .map(([key, ids]) =>
-      key === "similar to" ? `similar to ${ids.join(", ")}` : `${key} ${ids.join(" ")}`.trim(),
+      key === "similar to" ? similarWords(ids, nearest) : `${key} ${ids.join(" ")}`.trim(),
     )
     .join("; ");
+}
+
+/** Seeds named in a line: the nearest first, at most SEEDS_NAMED, then how many more (evidence.json lists them all). */
+const SEEDS_NAMED = 3;
+function similarWords(ids: readonly string[], nearest: number | undefined): string {
+  const lead = nearest === undefined ? -1 : ids.indexOf(String(nearest));
+  const ordered = lead > 0 ? [ids[lead] as string, ...ids.filter((_, i) => i !== lead)] : [...ids];
+  const more = ordered.length - SEEDS_NAMED;
+  return `similar to ${ordered.slice(0, SEEDS_NAMED).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }

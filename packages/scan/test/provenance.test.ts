@@ -34,6 +34,9 @@ describe("where each paper came from", () => {
       "sweep Q1; corpus Q1 Q3; similar to 7, 9",
     );
     expect(foundByLine(["Q2"])).toBe("Q2");
+    // At most three seeds named, the nearest first; the rest counted.
+    const seeds = [3, 5, 7, 9, 11].map((id) => `similar to ${id}`);
+    expect(foundByLine(seeds, 9)).toBe("similar to 9, 3, 5 and 2 more");
   });
 
   it("a scan announces its expansion batch, and every item, row and evidence.md entry says how it was found", async () => {
@@ -51,7 +54,8 @@ describe("where each paper came from", () => {
     for (const b of expansion) {
       // Said before the usual instruction, so it is never read as what the queries found.
       expect(b.note).toMatch(/^This batch is the expansion: resmon's similar-papers search/);
-      for (const it of b.batch.items) expect(it.found_by).toMatch(/(^|; )similar to \d+(, \d+)*$/);
+      for (const it of b.batch.items)
+        expect(it.found_by).toMatch(/(^|; )similar to \d+(, \d+){0,2}( and \d+ more)?$/);
       // Each expansion paper shows the seed it is nearest and resmon's distance from it.
       for (const it of b.batch.items as (Batch["items"][number] & { seed?: number; distance?: number })[]) {
         expect(typeof it.distance).toBe("number");
