@@ -1,28 +1,56 @@
 /**
  * Screening spent where the model's scores show papers (issue 44). A round's retrieval releases only
- * the first page of each query to screening; once those are scored, each feedback round releases the
- * next page of every query whose latest page held a paper the model scored 3, and asks resmon for
- * the neighbours of every paper newly scored 3. A query whose page held no 3 gets no more pages; the
- * rounds end when nothing new comes, or at the profile's screening budget. The server only counts
- * and retrieves: every judgement it follows is the model's score.
+ * the first page of each query to screening (one batch for the whole plan); once those are scored,
+ * each feedback round releases one batch: the papers resmon's own lists put first once the model's
+ * scores weigh them (feedbackPriority) — the rest of each query whose latest page held a 3, the
+ * neighbours of every paper scored 3, against the neighbours of every paper scored 0. The rounds end
+ * when those lists favour nothing more, or at the profile's screening budget. The server only
+ * retrieves and counts: every judgement it follows is the model's score.
  */
 
 import { ToolError } from "@resmon/mcp-contract";
 import { windowDates } from "./args.js";
 import type { Call } from "./call.js";
 import { type Nearest, neighbourList } from "./neighbours.js";
-import { applyUpdates, type PoolInput, pool } from "./pool.js";
-
-import { BATCH_SIZE, FEEDBACK_K, PROFILES, QUERY_PAGE } from "./profile.js";
+import { applyUpdates, excludedBy, pool } from "./pool.js";
+import {
+  BATCH_SIZE,
+  FEEDBACK_WORKS,
+  PROFILES,
+  type ProfileName,
+  TOKENS_BESIDES_PAPERS,
+  TOKENS_PER_RANKED_PAPER,
+  TOKENS_PER_SCREENED_PAPER,
+} from "./profile.js";
 import { corpusSearch, similarTo } from "./resmon.js";
-import { scoresById } from "./shortlist.js";
+import { rankLimit, scoresById } from "./shortlist.js";
 import type { Candidate, FeedbackState, ScanState } from "./state.js";
 
 export const pageKey = (round: number, queryId: string) => `${round}:${queryId}`;
 
-/** Papers the model may be asked to screen in this scan: the profile's budget, or the pool cap when lower. */
+/**
+ * Papers the model may be asked to screen in this scan: what the profile's token budget leaves once
+ * ranking a full shortlist (2 × top + 10 papers) and the rest are paid for, divided by what one
+ * screened paper costs (profile.ts); never less than one batch (every query's first page), never more
+ * than the pool cap.
+ */
 export function screenBudget(state: ScanState): number {
-  return Math.min(PROFILES[state.inputs.profile].screenBudget, state.inputs.max_candidates);
+  const { profile, top, max_candidates } = state.inputs;
+  return Math.min(screenBudgetOf(profile, top), max_candidates);
+}
+
+export function screenBudgetOf(profile: ProfileName, top: number): number {
+  const left =
+    PROFILES[profile].tokenBudget - TOKENS_BESIDES_PAPERS - rankLimit(top) * TOKENS_PER_RANKED_PAPER;
+  return Math.max(BATCH_SIZE, Math.floor(left / TOKENS_PER_SCREENED_PAPER));
+}
+
+/**
+ * A query's page: its share of one screening batch, so the first pages of every planned query are
+ * screened together, in the model's first call, before any query goes deeper.
+ */
+export function queryPage(state: ScanState): number {
+  return Math.max(1, Math.floor(BATCH_SIZE / state.inputs.queries.queries.length));
 }
 
 export function emptyFeedback(): FeedbackState {
@@ -103,91 +131,163 @@ export function feedbackDue(state: ScanState): boolean {
 
 type AddBatches = (added: Candidate[]) => void;
 
-/** One feedback round: deeper pages of the queries that scored 3, neighbours of the new 3s. */
+/**
+ * Relevance feedback as Rocchio's (Manning, Raghavan & Schütze, Introduction to Information
+ * Retrieval, §9.1.1, its textbook weights): the mean of what is relevant, less a little of the mean
+ * of what is not. Each query still going deeper counts as one more relevant paper, as continuous
+ * active learning counts the topic's own statement (Cormack & Grossman 2015, "BMI"), so the
+ * model's judgements outweigh the plan as they accumulate. Every piece is a ranked list resmon gave —
+ * a query's rows in its own ranking, a paper's neighbours — read by its ranks (reciprocal rank
+ * fusion, Cormack, Clarke & Büttcher 2009, with its constant 60), never by a similarity the server
+ * computes itself.
+ */
+const ROCCHIO = { relevant: 0.75, notRelevant: 0.15 } as const;
+const FUSION_K = 60;
+
+/** Each paper's feedback priority: the fused ranks of the relevant lists' mean, less the not-relevant lists'. */
+export function feedbackPriority(lists: {
+  relevant: readonly (readonly number[])[];
+  notRelevant: readonly (readonly number[])[];
+}): Map<number, number> {
+  const out = new Map<number, number>();
+  const add = (kind: readonly (readonly number[])[], weight: number) => {
+    for (const list of kind)
+      list.forEach((id, i) => {
+        out.set(id, (out.get(id) ?? 0) + weight / kind.length / (FUSION_K + i + 1));
+      });
+  };
+  add(lists.relevant, ROCCHIO.relevant);
+  add(lists.notRelevant, -ROCCHIO.notRelevant);
+  return out;
+}
+
+/**
+ * One feedback round: one batch of the papers resmon retrieved that the model's scores put first.
+ * The lists: the remaining rows of every query whose latest page held a paper scored 3, the
+ * neighbours of every paper scored 3, and against them the neighbours of every paper scored 0.
+ * The rounds stop when nothing is left that the lists favour, or at the screening budget; when the
+ * scores keep showing nothing, the model is offered to stop (screening.ts) — that judgement is its.
+ */
 export async function feedbackRound(call: Call, addBatches: AddBatches): Promise<void> {
   const state = call.state;
   const fb = state.feedback ?? emptyFeedback();
   const scores = scoresById(state.batches);
-  const scoredThree = (id: number) => scores.get(id)?.score === 3;
-  const window = { since: state.inputs.since, until: state.inputs.until };
-  let room = Math.max(0, screenBudget(state) - state.candidates.length);
+  const scored = (id: number, score: number) => scores.get(id)?.score === score;
   const round: FeedbackState["rounds"][number] = { deeper: [], seeds: [], added: 0 };
-  // One pool() step of the round: the lists' next papers, up to the room left, as new batches.
-  const poolStep = (queries: PoolInput["queries"], origin: PoolInput["origin"]) => {
-    const out = pool({
-      queries,
-      records: call.records,
-      window,
-      perQuery: QUERY_PAGE,
-      cap: room,
-      existing: state.candidates,
-      origin,
-      firstBatch: state.batches.length,
-      batchSize: BATCH_SIZE,
-    });
-    applyUpdates(state, out.updated);
-    addBatches(out.added);
-    return out;
+  const finish = () => {
+    fb.rounds.push(round);
+    if (round.added === 0) fb.done = true;
+    state.feedback = fb;
+    call.save();
   };
+  const room = Math.min(BATCH_SIZE, Math.max(0, screenBudget(state) - state.candidates.length));
+  if (room === 0) return finish();
 
-  // Deeper pages, from what each query's sweeps already returned.
+  // The queries still going deeper: their latest page held a 3, and their depth is not spent.
   const deeper = Object.entries(fb.pages)
-    .filter(([key, page]) => page.some(scoredThree) && (fb.released[key] ?? 0) < state.inputs.per_query)
+    .filter(
+      ([key, page]) => page.some((id) => scored(id, 3)) && (fb.released[key] ?? 0) < state.inputs.per_query,
+    )
     .map(([key]) => key);
   for (const key of Object.keys(fb.pages)) if (!deeper.includes(key)) fb.pages[key] = [];
-  if (deeper.length && room > 0) {
-    const lists = deeper.map((key) => {
-      const [roundText, ...rest] = key.split(":");
-      const queryId = rest.join(":");
-      const r = Number(roundText);
-      const planned = state.inputs.queries.queries.find((q) => q.id === queryId);
-      return {
-        id: queryId,
-        must_not: r === 0 ? (planned?.must_not ?? []) : [],
-        doc_ids: state.tasks
-          .filter((t) => t.round === r && t.query_id === queryId && t.status === "done")
-          .sort((a, b) => (a.via === b.via ? 0 : a.via === "sweep" ? -1 : 1))
-          .flatMap((t) => t.doc_ids ?? []),
-      };
+  const queryLists = deeper.map((key) => {
+    const [roundText, ...rest] = key.split(":");
+    const queryId = rest.join(":");
+    const r = Number(roundText);
+    const mustNot =
+      r === 0 ? (state.inputs.queries.queries.find((q) => q.id === queryId)?.must_not ?? []) : [];
+    const rows = state.tasks
+      .filter((t) => t.round === r && t.query_id === queryId && t.status === "done")
+      .sort((a, b) => (a.via === b.via ? 0 : a.via === "sweep" ? -1 : 1))
+      .flatMap((t) => t.doc_ids ?? []);
+    // must_not drops a row from the list before its rank is read, as pool() would.
+    const kept = rows.filter((id) => {
+      const rec = call.records[id];
+      return rec !== undefined && !excludedBy(rec, mustNot);
     });
-    const out = poolStep(lists, "retrieval");
-    for (const key of deeper) {
-      const ids = out.credited[key.slice(key.indexOf(":") + 1)] ?? [];
-      fb.pages[key] = ids;
-      fb.released[key] = (fb.released[key] ?? 0) + ids.length;
-    }
-    room -= out.added.length;
-    round.deeper = deeper;
-    round.added += out.added.length;
-  }
+    return { id: queryId, must_not: [] as string[], doc_ids: [...new Set(kept)] };
+  });
 
-  // Neighbours of every paper newly scored 3 (resmon's similar papers), merged with what is there.
-  const seeds = state.candidates
-    .filter((c) => scoredThree(c.doc_id) && !fb.seeded.includes(c.doc_id))
-    .map((c) => c.doc_id);
-  const lack = seeds.length && room > 0 ? (await call.serves("expand")).similar : null;
-  if (seeds.length && room > 0 && !lack) {
-    const lists: { id: string; must_not: string[]; doc_ids: number[] }[] = [];
-    const nearest: Nearest = {};
-    for (const seed of seeds) {
-      const res = await similarTo(call, seed, FEEDBACK_K);
+  // Neighbours of every paper newly scored 3 (kept for later rounds) and of every one newly scored 0.
+  const lack = (await call.serves("expand")).similar;
+  const nearest: Nearest = {};
+  fb.relevant ??= {};
+  fb.not_relevant ??= {};
+  const relevant = fb.relevant;
+  const notRelevant = fb.not_relevant;
+  if (!lack) {
+    for (const c of state.candidates) {
+      const three = scored(c.doc_id, 3) && !fb.seeded.includes(c.doc_id);
+      const zero = scored(c.doc_id, 0) && notRelevant[String(c.doc_id)] === undefined;
+      if (!three && !zero) continue;
+      const res = await similarTo(call, c.doc_id, FEEDBACK_WORKS * state.inputs.sources.length);
       if (!res.ok && res.error.code === "backend_unavailable") throw res.error;
-      fb.seeded.push(seed);
-      if (!res.ok || res.records.length === 0) continue;
-      lists.push(neighbourList(call, state, seed, res, nearest));
+      const found = res.ok ? res : { records: [], distances: {} };
+      if (three) {
+        fb.seeded.push(c.doc_id);
+        round.seeds.push(c.doc_id);
+        relevant[String(c.doc_id)] = neighbourList(call, state, c.doc_id, found, nearest).doc_ids;
+      } else {
+        const self = new Set([c.doc_id, ...c.merged_ids]);
+        notRelevant[String(c.doc_id)] = found.records.map((r) => r.id).filter((id) => !self.has(id));
+      }
     }
-    const out = poolStep(lists, "expansion");
-    state.nearest ??= {};
-    for (const c of out.added) {
-      const near = nearest[String(c.doc_id)];
+  }
+  const seedLists = Object.entries(relevant).map(([seed, ids]) => ({
+    id: `similar:${seed}`,
+    must_not: [] as string[],
+    doc_ids: ids,
+  }));
+  const priority = feedbackPriority({
+    relevant: [...queryLists, ...seedLists].map((l) => l.doc_ids),
+    notRelevant: Object.values(notRelevant),
+  });
+  const out = pool({
+    queries: [...queryLists, ...seedLists],
+    records: call.records,
+    window: { since: state.inputs.since, until: state.inputs.until },
+    perQuery: room,
+    cap: room,
+    existing: state.candidates,
+    origin: "retrieval",
+    firstBatch: state.batches.length,
+    batchSize: BATCH_SIZE,
+    priority,
+  });
+  // A paper only a neighbour list holds came by similarity, and says which seed it is nearest.
+  state.nearest ??= {};
+  for (const c of out.added) {
+    if (c.query_ids.every((q) => q.startsWith("similar:"))) {
+      c.origin = "expansion";
+      const near = nearest[String(c.doc_id)] ?? nearestSeed(c, relevant);
       if (near) state.nearest[String(c.doc_id)] = near;
     }
-    round.seeds = seeds;
-    round.added += out.added.length;
   }
-  fb.rounds.push(round);
-  // Nothing new: the scores show no more papers along these lines, or the budget is spent.
-  if (round.added === 0) fb.done = true;
-  state.feedback = fb;
-  call.save();
+  applyUpdates(state, out.updated);
+  addBatches(out.added);
+  for (const key of deeper) {
+    const ids = out.credited[key.slice(key.indexOf(":") + 1)] ?? [];
+    // A query none of whose papers made this batch keeps its page: its evidence stands.
+    if (ids.length === 0) continue;
+    fb.pages[key] = ids;
+    fb.released[key] = (fb.released[key] ?? 0) + ids.length;
+  }
+  round.deeper = deeper;
+  round.added = out.added.length;
+  round.released = out.added.map((c) => c.doc_id);
+  finish();
+}
+
+/** The seed whose neighbour list ranks the paper first, when resmon gave no distance this round. */
+function nearestSeed(
+  c: Candidate,
+  relevant: Record<string, number[]>,
+): { seed: number; distance: number | null } | null {
+  const ids = new Set([c.doc_id, ...c.merged_ids]);
+  let best: { seed: number; at: number } | null = null;
+  for (const [seed, list] of Object.entries(relevant)) {
+    const at = list.findIndex((id) => ids.has(id));
+    if (at >= 0 && (best === null || at < best.at)) best = { seed: Number(seed), at };
+  }
+  return best ? { seed: best.seed, distance: null } : null;
 }

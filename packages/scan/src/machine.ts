@@ -3,10 +3,10 @@ import { ToolError } from "@resmon/mcp-contract";
 import type { Call } from "./call.js";
 import { coverageOf, gapDecision, roundFoundNothing } from "./coverage.js";
 import { envelopeOf } from "./envelope.js";
-import { feedbackRound, notePages, rankSweepRows, screenBudget } from "./feedback.js";
+import { feedbackRound, notePages, queryPage, rankSweepRows, screenBudget } from "./feedback.js";
 import { neighbourList } from "./neighbours.js";
 import { applyUpdates, chunk, outsideWindow, pool } from "./pool.js";
-import { BATCH_SIZE, EXPANSION_K, EXPANSION_SEEDS, PROFILES, QUERY_PAGE } from "./profile.js";
+import { BATCH_SIZE, EXPANSION_K, EXPANSION_SEEDS, PROFILES } from "./profile.js";
 import { similarTo } from "./resmon.js";
 import { retrievalPass } from "./retrieval.js";
 import { buildShortlist, scoresById, shortlistPages } from "./shortlist.js";
@@ -94,7 +94,7 @@ function poolRound(call: Call, round: number): void {
     queries: lists,
     records: call.records,
     window: { since: inputs.since, until: inputs.until },
-    perQuery: Math.min(QUERY_PAGE, inputs.per_query),
+    perQuery: Math.min(queryPage(state), inputs.per_query),
     // The screening budget holds; the model's own gap queries always get their first page.
     cap: Math.max(
       0,
@@ -102,7 +102,7 @@ function poolRound(call: Call, round: number): void {
         inputs.max_candidates - inWindow,
         Math.max(
           screenBudget(state) - state.candidates.length,
-          round === 0 ? 0 : QUERY_PAGE * queries.length,
+          round === 0 ? 0 : queryPage(state) * queries.length,
         ),
       ),
     ),

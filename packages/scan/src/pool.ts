@@ -108,6 +108,12 @@ export interface PoolInput {
   origin: Candidate["origin"];
   firstBatch: number;
   batchSize: number;
+  /**
+   * When given, papers are taken best first by this score (a paper's is its best copy's), not
+   * round-robin over the queries, and a paper scored 0 or less, or not scored, is not taken;
+   * perQuery does not apply (the cap does). Each paper is still credited to the first list holding it.
+   */
+  priority?: ReadonlyMap<number, number>;
 }
 
 export interface PoolOutput {
@@ -180,7 +186,34 @@ export function pool(input: PoolInput): PoolOutput {
   const credited: Record<string, number[]> = Object.fromEntries(order.map((q) => [q.id, []]));
   const perQuery = new Map(order.map((q) => [q.id, 0]));
   const cursors = order.map(() => 0);
-  let progressed = true;
+  const take = (g: number, listId: string) => {
+    taken.add(g);
+    const ids = [...(members.get(g) ?? [g])].sort((a, b) => a - b);
+    const [docId, ...merged] = ids as [number, ...number[]];
+    added.push({
+      doc_id: docId,
+      merged_ids: merged,
+      query_ids: [...(queriesOf.get(g) ?? [])],
+      origin: input.origin,
+      out_of_window: false,
+      batch: input.firstBatch + Math.floor(added.length / input.batchSize),
+    });
+    perQuery.set(listId, (perQuery.get(listId) ?? 0) + 1);
+    credited[listId]?.push(docId);
+  };
+  if (input.priority) {
+    const priority = input.priority;
+    const best = new Map<number, number>();
+    for (const [g, ids] of members)
+      best.set(g, Math.max(...[...ids].map((id) => priority.get(id) ?? Number.NEGATIVE_INFINITY)));
+    const firstList = new Map<number, string>();
+    for (const q of order) for (const g of q.groups) if (!firstList.has(g)) firstList.set(g, q.id);
+    const ranked = [...firstList.keys()]
+      .filter((g) => !existingByGroup.has(g) && (best.get(g) ?? 0) > 0)
+      .sort((a, b) => (best.get(b) ?? 0) - (best.get(a) ?? 0) || a - b);
+    for (const g of ranked.slice(0, Math.max(0, input.cap))) take(g, firstList.get(g) as string);
+  }
+  let progressed = !input.priority;
   while (progressed && added.length < input.cap) {
     progressed = false;
     for (const [qi, q] of order.entries()) {
@@ -190,19 +223,7 @@ export function pool(input: PoolInput): PoolOutput {
       while (cursor < q.groups.length) {
         const g = q.groups[cursor++] as number;
         if (existingByGroup.has(g) || taken.has(g)) continue;
-        taken.add(g);
-        const ids = [...(members.get(g) ?? [g])].sort((a, b) => a - b);
-        const [docId, ...merged] = ids as [number, ...number[]];
-        added.push({
-          doc_id: docId,
-          merged_ids: merged,
-          query_ids: [...(queriesOf.get(g) ?? [])],
-          origin: input.origin,
-          out_of_window: false,
-          batch: input.firstBatch + Math.floor(added.length / input.batchSize),
-        });
-        perQuery.set(q.id, (perQuery.get(q.id) ?? 0) + 1);
-        credited[q.id]?.push(docId);
+        take(g, q.id);
         progressed = true;
         break;
       }

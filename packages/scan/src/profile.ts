@@ -5,10 +5,10 @@ export type GapRule = "never" | "when_thin" | "always";
 export interface Profile {
   depth: number;
   /**
-   * Papers the model is asked to screen at most (the pool cap too, when lower): the first page of
-   * every query always, then only deeper pages and neighbours of what it scored 3 (feedback.ts).
+   * What a whole scan at this profile may cost the model, in tokens (cl100k of every argument it
+   * sends and every answer it reads). The screening budget follows from it (feedback.ts screenBudget).
    */
-  screenBudget: number;
+  tokenBudget: number;
   /** Pool cap for `queryCount` planned queries ("scaled" for deep). */
   poolCap: (queryCount: number) => number;
   outsideSlots: number;
@@ -16,17 +16,34 @@ export interface Profile {
 }
 
 // deep's pool is "scaled": 80 per planned query (6–8 queries give 480–640).
+// Token budgets: the share of a 200,000-token context a scan may take — quick an eighth, standard a
+// fifth (issue 44's 40,000), deep a half. Set from that share, never from what a scan found.
 export const PROFILES: Record<ProfileName, Profile> = {
-  quick: { depth: 20, screenBudget: 80, poolCap: () => 250, outsideSlots: 12, gap: "never" },
-  standard: { depth: 40, screenBudget: 130, poolCap: () => 450, outsideSlots: 20, gap: "when_thin" },
-  deep: { depth: 40, screenBudget: 300, poolCap: (n) => 80 * n, outsideSlots: 30, gap: "always" },
+  quick: { depth: 20, tokenBudget: 25_000, poolCap: () => 250, outsideSlots: 12, gap: "never" },
+  standard: { depth: 40, tokenBudget: 40_000, poolCap: () => 450, outsideSlots: 20, gap: "when_thin" },
+  deep: { depth: 40, tokenBudget: 100_000, poolCap: (n) => 80 * n, outsideSlots: 30, gap: "always" },
 };
 
+/** What a model screens in one call: the design's batch. */
 export const BATCH_SIZE = 25;
-/** A query's page: how many of its papers are released to screening at a time (feedback.ts). */
-export const QUERY_PAGE = 5;
-/** Neighbours asked of resmon per paper scored 3 (copies of one work from several sources merge into one). */
-export const FEEDBACK_K = 30;
+
+/**
+ * What the model's work costs, in tokens, measured with `pnpm bench:scan-quality` (its "tokens
+ * by part" line: the most over the five reviews at standard) — costs, not findings. A screened
+ * paper: its item in a batch, its share of the batch's envelope, and its score sent back. A ranked
+ * paper: its record on a shortlist page, its line in page 0's overview, its entry sent back with a
+ * cite. The rest: scan_start's arguments, the answers that carry no paper (the gap question,
+ * verify_ranked), the result read twice (scan_verify, scan_result).
+ */
+export const TOKENS_PER_SCREENED_PAPER = 187;
+export const TOKENS_PER_RANKED_PAPER = 297;
+export const TOKENS_BESIDES_PAPERS = 4_800;
+/**
+ * Works asked of resmon's similar papers per paper scored 3 or 0: a feedback round releases one
+ * batch at most, so no list need reach deeper than a batch of works. resmon lists each source's copy
+ * of a work apart, so the request asks for that many per selected source (feedback.ts).
+ */
+export const FEEDBACK_WORKS = BATCH_SIZE;
 export const PAGE_SIZE = 10;
 export const SHORTLIST_IN_WINDOW = 40;
 export const SHORTLIST_OUTSIDE = 12;

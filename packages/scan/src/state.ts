@@ -79,9 +79,13 @@ export interface FeedbackState {
   released: Record<string, number>;
   /** Papers scored 3 whose neighbours were asked. */
   seeded: number[];
-  /** Each feedback round: pages deepened, seeds asked, candidates added. */
-  rounds: { deeper: string[]; seeds: number[]; added: number }[];
+  /** Each feedback round: pages deepened, seeds asked, candidates added (and which). */
+  rounds: { deeper: string[]; seeds: number[]; added: number; released?: number[] }[];
   done: boolean;
+  /** Each paper scored 3 → its neighbours in resmon's order (itself and its copies left out). */
+  relevant?: Record<string, number[]>;
+  /** Each paper scored 0 → its neighbours in resmon's order: evidence against them (feedback.ts). */
+  not_relevant?: Record<string, number[]>;
 }
 
 export interface Batch {

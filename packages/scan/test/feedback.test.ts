@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ScanEnvelope } from "@resmon/mcp-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROFILES, QUERY_PAGE } from "../src/profile.js";
+import { feedbackPriority, screenBudgetOf } from "../src/feedback.js";
+import { BATCH_SIZE } from "../src/profile.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { startArgs } from "./helpers/plan.js";
 
@@ -79,6 +80,8 @@ describe("screening spent where the model's scores show papers", () => {
       }
     }
     const [first] = batches;
+    // A page is a query's share of one batch: six queries, four papers each.
+    const QUERY_PAGE = Math.floor(BATCH_SIZE / 6);
     const topic = (items: Item[], t: string) => items.filter((it) => it.title.startsWith(t));
     // The first batch: each query's best QUERY_PAGE by resmon's ranking, not its newest.
     expect(
@@ -91,7 +94,36 @@ describe("screening spent where the model's scores show papers", () => {
     // The query whose page scored 3 went deeper, to every alpha paper; the one that scored 0 did not.
     expect(topic(all, "alpha")).toHaveLength(12);
     expect(topic(all, "beta")).toHaveLength(QUERY_PAGE);
-    expect(all.length).toBeLessThanOrEqual(PROFILES.quick.screenBudget);
+    expect(all.length).toBeLessThanOrEqual(screenBudgetOf(args.profile ?? "standard", args.top ?? 10));
     expect(new Set(all.map((it) => it.doc_id)).size).toBe(all.length);
+  });
+});
+
+describe("relevance feedback's priority (Rocchio over resmon's ranked lists)", () => {
+  it("puts a paper many relevant lists hold above one a single list ranks first, and lowers one near a paper scored 0", () => {
+    const p = feedbackPriority({
+      relevant: [
+        [1, 2, 3],
+        [4, 2, 3],
+        [5, 3, 2],
+      ],
+      notRelevant: [[3, 6]],
+    });
+    const at = (id: number) => p.get(id) ?? 0;
+    // 2 and 3 are on every relevant list: above 1, 4 and 5, each first on one list only.
+    expect(at(2)).toBeGreaterThan(at(1));
+    expect(at(3)).toBeGreaterThan(at(4));
+    // 3 ranks as 2 does on the relevant lists (2nd, 3rd, 2nd against 2nd, 3rd, 3rd) but a paper scored 0 lists it.
+    expect(at(2)).toBeGreaterThan(at(3));
+    // A paper only a not-relevant list holds is below 0: never released.
+    expect(at(6)).toBeLessThan(0);
+  });
+
+  it("gives the model's screening budget from the profile's token budget, and more to a larger one", () => {
+    expect(screenBudgetOf("quick", 10)).toBeLessThan(screenBudgetOf("standard", 10));
+    expect(screenBudgetOf("standard", 10)).toBeLessThan(screenBudgetOf("deep", 10));
+    // Ranking a longer shortlist leaves less to screen, never less than one batch.
+    expect(screenBudgetOf("standard", 25)).toBeLessThan(screenBudgetOf("standard", 10));
+    expect(screenBudgetOf("quick", 25)).toBe(BATCH_SIZE);
   });
 });

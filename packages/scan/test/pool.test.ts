@@ -137,6 +137,44 @@ describe("pool", () => {
     expect(out.updated).toEqual([{ ...existing[0], merged_ids: [2], query_ids: ["Q1", "G1"] }]);
   });
 
+  it("with a priority, takes papers best first (a work by its best copy), none at 0 or below, credited to the first list", () => {
+    // 1 and 11 are one work (same DOI); 4 is on no list's favour; 5 is scored below 0.
+    const records = book([rec(1), rec(11, { doi: rec(1).doi }), rec(2), rec(3), rec(4), rec(5)]);
+    const priority = new Map([
+      [1, 0.1],
+      [11, 0.5],
+      [2, 0.3],
+      [3, 0.2],
+      [5, -0.1],
+    ]);
+    const out = pool({
+      ...base,
+      queries: [
+        { id: "Q1", must_not: [], doc_ids: [4, 3, 1] },
+        { id: "similar:9", must_not: [], doc_ids: [2, 11, 5] },
+      ],
+      records,
+      perQuery: 1,
+      cap: 10,
+      priority,
+    });
+    expect(out.added.map((c) => c.doc_id)).toEqual([1, 2, 3]);
+    expect(out.added[0]?.merged_ids).toEqual([11]);
+    expect(out.added[0]?.query_ids.sort()).toEqual(["Q1", "similar:9"]);
+    expect(out.credited).toEqual({ Q1: [1, 3], "similar:9": [2] });
+    // The cap holds, best first (here work 1 has only its 0.1 copy).
+    expect(
+      pool({
+        ...base,
+        queries: [{ id: "Q1", must_not: [], doc_ids: [4, 3, 1, 2] }],
+        records,
+        perQuery: 9,
+        cap: 2,
+        priority,
+      }).added.map((c) => c.doc_id),
+    ).toEqual([2, 3]);
+  });
+
   it("holds its invariants on any input (property)", () => {
     fc.assert(
       fc.property(

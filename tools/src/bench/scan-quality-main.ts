@@ -16,6 +16,7 @@ import {
   qualityTable,
   scanQualityRows,
   synergyAvailable,
+  tokenCosts,
 } from "./scan-quality.js";
 
 const argv = process.argv.slice(2);
@@ -48,6 +49,10 @@ process.stdout.write(`\n${qualityTable(report.runs)}\n\n${renderTable(rows)}\n`)
 for (const profile of profiles) {
   const t = profileTotals(report.runs.filter((r) => r.profile === profile));
   process.stdout.write(`${profile}: ${JSON.stringify(t)}\n`);
+  // The costs packages/scan/src/profile.ts's screening budget is worked out from.
+  process.stdout.write(
+    `${profile}, tokens by part: ${JSON.stringify(tokenCosts(report.runs.filter((r) => r.profile === profile)))}\n`,
+  );
 }
 if (record) {
   // The latest run (the README's table), and with --as a named copy of the same run (a before/after pair).

@@ -67,6 +67,10 @@ export interface QualityRun {
   tokens: number;
   /** The tokens by what the call carried: scan_start, screen_scores, ranked_entries, a poll, scan_verify, scan_result. */
   tokensBy: Record<string, number>;
+  /** The tokens by part of the work (the costs profile.ts's screening budget is worked out from). */
+  tokensByPart: TokenParts;
+  /** Papers the model ranked (entries it sent). */
+  ranked: number;
   toolCalls: number;
   wallMs: number;
   baselineHits: number;
@@ -107,17 +111,44 @@ export function baselineWorks(corpus: Corpus, queries: readonly string[], n: num
   return out;
 }
 
+interface Tally {
+  tokens: number;
+  by: Record<string, number>;
+  /** The same tokens by the part of the work they carry: screening papers, ranking papers, the rest. */
+  parts: TokenParts;
+}
+
+export interface TokenParts {
+  screening: number;
+  ranking: number;
+  other: number;
+}
+
+/** Which part of the work an argument or an answer carries: papers to screen or their scores, papers to rank or their ranks. */
+function partOf(body: Record<string, unknown>): keyof TokenParts {
+  if ("screen_scores" in body) return "screening";
+  if ("ranked_entries" in body) return "ranking";
+  const payload = (body.payload ?? {}) as { batch?: { items?: unknown }; page?: { items?: unknown } };
+  if (Array.isArray(payload.batch?.items)) return "screening";
+  if (Array.isArray(payload.page?.items)) return "ranking";
+  return "other";
+}
+
 /** A tool call over the client that also counts the model's tokens: every argument and every answer. */
-function countingCall(client: Client, tally: { tokens: number; by: Record<string, number> }): ToolCall {
+function countingCall(client: Client, tally: Tally): ToolCall {
   return async (name, args) => {
     const result = (await client.callTool({ name, arguments: args }, { timeout: 300_000 })) as CallToolResult;
     const first = result.content[0];
     const text = first?.type === "text" ? first.text : "";
-    const tokens = countTokens(JSON.stringify(args)) + countTokens(text);
+    const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    const argTokens = countTokens(JSON.stringify(args));
+    const answerTokens = countTokens(text);
     const what = name === "scan_continue" ? (Object.keys(args).find((k) => k !== "scan_id") ?? "poll") : name;
-    tally.tokens += tokens;
-    tally.by[what] = (tally.by[what] ?? 0) + tokens;
-    return { ok: result.isError !== true, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    tally.tokens += argTokens + answerTokens;
+    tally.by[what] = (tally.by[what] ?? 0) + argTokens + answerTokens;
+    tally.parts[partOf(args)] += argTokens;
+    tally.parts[partOf(body)] += answerTokens;
+    return { ok: result.isError !== true, body };
   };
 }
 
@@ -136,7 +167,7 @@ async function oneScan(
   plan: Plan,
   profile: ProfileName,
 ): Promise<QualityRun> {
-  const tally = { tokens: 0, by: {} as Record<string, number> };
+  const tally: Tally = { tokens: 0, by: {}, parts: { screening: 0, ranking: 0, other: 0 } };
   const criteria = plan.criteria.map((c) => c.id);
   const work = (id: number) => kit.corpusWork(id);
   const scores = new Map<number, Score>();
@@ -160,8 +191,10 @@ async function oneScan(
       return { doc_id: item.doc_id, score, criteria_hit: criteriaHit(score, criteria) };
     });
   // The model ranks by its own scores (the page's order breaks ties); it knows nothing else.
-  const rank = (items: Item[], firstRank: number) =>
-    items
+  let ranked = 0;
+  const rank = (items: Item[], firstRank: number) => {
+    ranked += items.length;
+    return items
       .map((item, i) => ({ item, i, s: scores.get(item.doc_id) ?? 0 }))
       .sort((a, b) => b.s - a.s || a.i - b.i)
       .map(({ item }, i) => {
@@ -178,6 +211,7 @@ async function oneScan(
           },
         };
       });
+  };
   const started = performance.now();
   const { calls, final } = await followScan(
     countingCall(client, tally),
@@ -214,6 +248,8 @@ async function oneScan(
     top10Included: top.filter((r) => isIncluded(work(r.doc_id))).length,
     tokens: tally.tokens,
     tokensBy: tally.by,
+    tokensByPart: tally.parts,
+    ranked,
     toolCalls: calls.length + 1,
     wallMs,
     baselineHits: baseline.filter(isIncluded).length,
@@ -290,6 +326,23 @@ export async function measureScanQuality(
     rmSync(dataDir, { recursive: true, force: true });
   }
   return { records: file, sweepMs, runs };
+}
+
+/**
+ * What the model's work cost, the most over the runs: tokens per screened paper (screening's part
+ * over the items scored), per ranked paper (ranking's part over the entries sent), and the rest.
+ */
+export function tokenCosts(runs: readonly QualityRun[]): {
+  perScreened: number;
+  perRanked: number;
+  besidesPapers: number;
+} {
+  const most = (f: (r: QualityRun) => number) => Math.max(0, ...runs.map(f));
+  return {
+    perScreened: most((r) => Math.ceil(r.tokensByPart.screening / Math.max(1, r.screenedItems))),
+    perRanked: most((r) => Math.ceil(r.tokensByPart.ranking / Math.max(1, r.ranked))),
+    besidesPapers: most((r) => r.tokensByPart.other),
+  };
 }
 
 const pct = (n: number, d: number) => (d === 0 ? 0 : Math.round((1000 * n) / d) / 10);
