@@ -5,9 +5,11 @@ import {
   serverInstructions,
   TOOL_NAMES,
   TOOLS,
+  toolsListEntries,
   WRITE_TOOLS,
 } from "@resmon/mcp-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INSTRUCTIONS, TOOLS_LIST } from "../src/generated/opening.js";
 import { HANDLERS } from "../src/handlers/index.js";
 import { instructionsText } from "../src/host-info.js";
 import { PACKAGE_VERSION } from "../src/version.js";
@@ -41,6 +43,14 @@ describe("every row of the table", () => {
   it("counts the tools in the instructions from the table", () => {
     expect(instructionsText(false)).toContain(`The ${WRITE_TOOLS.length} write tools`);
     expect(instructionsText(true)).toContain(`only the ${READ_TOOLS.length} read tools`);
+  });
+});
+
+describe("what a session answers before a tool has run (generated/opening.ts)", () => {
+  it("is the contract's own tools/list and instructions, full and read-only", () => {
+    expect(TOOLS_LIST.full).toEqual(toolsListEntries());
+    expect(TOOLS_LIST.readOnly).toEqual(toolsListEntries({ readOnly: true }));
+    expect(INSTRUCTIONS).toEqual({ full: serverInstructions(false), readOnly: serverInstructions(true) });
   });
 });
 
