@@ -3,7 +3,8 @@
  * a new stand-in route built all five packages twice: the root depended on @resmon/testkit, so turbo
  * hashed every testkit file (its route index too) into every task's hash; and the indexes the builds
  * write were also listed as the build's outputs, which put them back among its inputs despite their
- * `!` exclusions. Read from turbo's own dry run, so it holds whatever turbo.json says.
+ * `!` exclusions. Each index is written by a task of its own, never cached, before its build, so a
+ * cache hit finds it current. Read from turbo's own dry run, so it holds whatever turbo.json says.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -13,7 +14,15 @@ import { REPO_ROOT } from "../src/pack-snippets.js";
 
 interface DryRun {
   globalCacheInputs: { hashOfInternalDependencies: string; files: Record<string, string> };
-  tasks: { package: string; task: string; directory: string; inputs: Record<string, string> }[];
+  tasks: {
+    taskId: string;
+    package: string;
+    task: string;
+    directory: string;
+    inputs: Record<string, string>;
+    dependencies: string[];
+    resolvedTaskDefinition: { cache: boolean };
+  }[];
 }
 
 function dryRun(): DryRun {
@@ -67,6 +76,20 @@ describe("one build per edit", () => {
       expect(Object.keys(task?.inputs ?? {}), `${dir}'s build inputs`).not.toContain(file);
       // The source the index is made from is an input: an edit there does rebuild.
       expect(Object.keys(task?.inputs ?? {}).some((input) => input.startsWith("src/"))).toBe(true);
+    }
+  });
+
+  it("each index is written before its build, by a task never cached: a build's cache hit finds it current", () => {
+    // Without it, a hit (this worktree's cache, a copy sharing it) left a stale index in place, and
+    // `pnpm check` failed on it (issue 43's walk-through, once the indexes left the outputs).
+    for (const dir of PACKAGES.filter((d) => writtenByBuild(d).length > 0)) {
+      const build = dry.tasks.find((t) => t.directory === dir && t.task === "build");
+      const index = dry.tasks.find((t) => t.directory === dir && t.task === "index");
+      expect(index, `${dir}'s index task`).toBeDefined();
+      expect(index?.resolvedTaskDefinition.cache, `${dir}#index cached`).toBe(false);
+      expect(build?.dependencies).toContain(index?.taskId);
+      // What it writes is not its input either: its hash is part of the build's.
+      for (const file of writtenByBuild(dir)) expect(Object.keys(index?.inputs ?? {})).not.toContain(file);
     }
   });
 });
