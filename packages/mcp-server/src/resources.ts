@@ -7,6 +7,7 @@ import {
   scanResourceUri,
 } from "@resmon/mcp-contract";
 import type { EvidencePage, ScanEngine } from "@resmon/scan";
+import { LARGE_ANSWER_BYTES, takeLargeAnswer } from "./backend/large-answers.js";
 import { boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
 import type { Refused } from "./host.js";
 
@@ -59,8 +60,16 @@ export function createScanResources(engine: () => ScanEngine): ScanResources {
             field: "cursor",
           });
         }
-        // A page is what a read serves (the engine's listEvidence), twenty scans at most.
-        const page: EvidencePage = await engine().listEvidence(from);
+        // A page is what a read serves (the engine's listEvidence), twenty scans at most. It reads
+        // their scan.json files whole, one at a time: room for the largest in the large answers' budget.
+        const bytes = engine().listEvidenceStateBytes(from);
+        const release = bytes >= LARGE_ANSWER_BYTES ? await takeLargeAnswer(bytes) : undefined;
+        let page: EvidencePage;
+        try {
+          page = await engine().listEvidence(from);
+        } finally {
+          release?.();
+        }
         return {
           resources: page.files.map((l) => evidenceResource(l.scan_id, l.file, l.bytes, l.written_at)),
           ...(page.next !== undefined ? { nextCursor: String(page.next) } : {}),

@@ -5,6 +5,7 @@ import {
   type Evidence,
   type EvidenceArgs,
   type EvidencePage,
+  evidencePageStateBytes,
   listEvidence,
   readEvidence,
 } from "./evidence.js";
@@ -64,6 +65,8 @@ export interface ScanEngine {
   evidence(args: EvidenceArgs): Promise<Evidence>;
   /** One page of the evidence files a read serves, newest scan first, from `from` (a page's `next`; 0 first). */
   listEvidence(from?: number): Promise<EvidencePage>;
+  /** The most bytes of one scan.json that page reads whole (they are read one at a time). */
+  listEvidenceStateBytes(from?: number): number;
   /** The bytes scan_result may read and parse whole for this scan: its scan.json and candidates.json. */
   stateBytes(scanId: string): number;
 }
@@ -94,6 +97,7 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     result: (args) => scanResult(ctx, args),
     evidence: async (args) => readEvidence(ctx.root, args, ctx.scrub),
     listEvidence: async (from) => listEvidence(ctx.root, from),
+    listEvidenceStateBytes: (from) => evidencePageStateBytes(ctx.root, from),
     stateBytes: (scanId) => {
       const dir = new ScanDir(ctx.root, scanId);
       return (dir.sizeOf(FILES.state) ?? 0) + (dir.sizeOf(FILES.records) ?? 0);

@@ -4,7 +4,7 @@ import { isCanonicalUuid4 } from "@resmon/api-client";
 import { ToolError } from "@resmon/mcp-contract";
 import { invalidArgument } from "./errors.js";
 import { nextStep, phaseOf } from "./steps.js";
-import { FILES, ScanDir } from "./store.js";
+import { FILES, MAX_STATE_BYTES, ScanDir } from "./store.js";
 
 /** The evidence files a finished scan serves by name (MCP resources, scan_result's text), nothing else. */
 export const EVIDENCE_FILES = [FILES.md, FILES.json, FILES.bib] as const;
@@ -132,6 +132,24 @@ export function listEvidence(root: string, from = 0): EvidencePage {
     files.push(...served);
   }
   return at < scans.length ? { files, next: at } : { files };
+}
+
+/**
+ * The most bytes one scan.json read by the page from `from` holds (lstat sizes): the page reads
+ * them one after another, so the largest is what it holds at once. The server takes that room in
+ * its budget of large answers before it lists (issue 41: every file read counts against one bound).
+ */
+export function evidencePageStateBytes(root: string, from = 0): number {
+  const start = Math.max(0, from);
+  let largest = 0;
+  for (const files of scansWithEvidence(root).slice(start, start + MAX_EXAMINED)) {
+    const scanId = files[0]?.scan_id;
+    if (scanId === undefined) continue;
+    const st = lstatOrUndefined(join(root, scanId, FILES.state));
+    // One over the ceiling is refused by its size, never read.
+    if (st?.isFile() && st.size <= MAX_STATE_BYTES) largest = Math.max(largest, st.size);
+  }
+  return largest;
 }
 
 /** Of one scan's evidence files, those a read serves: none unless its state is its own and complete. */

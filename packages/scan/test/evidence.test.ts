@@ -192,6 +192,24 @@ describe("readEvidence", () => {
     }
   });
 
+  it("says the most bytes of one scan.json a page reads, for the server's budget (issue 41)", async () => {
+    const doneState = statSync(join(r.dataDir, done, "scan.json")).size;
+    expect(engine.listEvidenceStateBytes()).toBe(doneState);
+    // A bigger scan.json among the scans a page looks into raises it; one past the ceiling is never read.
+    const big = crypto.randomUUID();
+    mkdirSync(join(r.dataDir, big));
+    writeFileSync(join(r.dataDir, big, "evidence.md"), "x");
+    writeFileSync(join(r.dataDir, big, "scan.json"), "");
+    try {
+      truncateSync(join(r.dataDir, big, "scan.json"), doneState + 1000);
+      expect(engine.listEvidenceStateBytes()).toBe(doneState + 1000);
+      truncateSync(join(r.dataDir, big, "scan.json"), 33 * 1024 * 1024);
+      expect(engine.listEvidenceStateBytes()).toBe(doneState);
+    } finally {
+      rmSync(join(r.dataDir, big), { recursive: true, force: true });
+    }
+  });
+
   it("reads through the scrubber", async () => {
     const text = readFileSync(join(r.dataDir, done, "evidence.md"), "utf8");
     const word = text.match(/[A-Za-z]{6,}/)?.[0] ?? "Verification";
