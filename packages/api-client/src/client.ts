@@ -172,7 +172,9 @@ export interface ViewOptions {
   /**
    * Awaited once an answer's declared length (Content-Length) is known, before its body is read: a
    * process may bound how much it reads at once. The request's timeout is paused while it waits, since
-   * resmon has answered and the wait is the caller's own. Not asked for an answer of no declared length.
+   * resmon has answered and the wait is the caller's own. An answer of no declared length (chunked) is
+   * counted as it arrives: once UNDECLARED_ASKED_FROM bytes are in, this is asked with the client's
+   * ceiling (the most the body may be) and the rest is not read until it resolves.
    */
   beforeBody?: (bytes: number) => Promise<void>;
 }

@@ -45,4 +45,4 @@ export type { components, operations, paths } from "./generated/resmon-api.js";
 export { type Identity, type IdentityResult, isCanonicalUuid4, parseIdentity } from "./identity.js";
 export { FILE_PROBLEM_TEXT, type FileProblem, readSmallFile } from "./small-file.js";
 export { defaultStateDir, resolvePortFile, resolveStateDir, tokenFileFor } from "./state-paths.js";
-export { ApiStreamError, describeBytes } from "./transport.js";
+export { ApiStreamError, describeBytes, UNDECLARED_ASKED_FROM } from "./transport.js";

@@ -49,6 +49,12 @@ export class ApiStreamError extends Error {
   }
 }
 
+/**
+ * A body of no declared length (chunked) is read freely to this many bytes, as a small answer is;
+ * past it, the rest waits for the view's beforeBody (ViewOptions), asked with the ceiling.
+ */
+export const UNDECLARED_ASKED_FROM = 1024 * 1024;
+
 class TotalTimeout extends Error {}
 class StoppedReading extends Error {}
 class BodyTooLarge extends Error {
@@ -134,7 +140,8 @@ export class Transport {
    * refused before any byte is read, an undeclared or lying one, or too many JSON values, as soon as
    * the count passes it. Aborting destroys the socket (undici cannot reuse one with unread body), so
    * nothing more is received. `beforeBody` is awaited first, once a declared length within the
-   * ceiling is known.
+   * ceiling is known; for a body of no declared length (chunked), once its count reaches
+   * UNDECLARED_ASKED_FROM, with the ceiling, and the rest is not read until it resolves.
    */
   async #readBody(
     body: AsyncIterable<Uint8Array>,
@@ -146,6 +153,8 @@ export class Transport {
     const length = typeof declared === "string" ? Number(declared) : Number.NaN;
     if (length > this.#options.maxBodyBytes) abort.abort(new BodyTooLarge("bytes"));
     else if (beforeBody && length > 0) await beforeBody(length);
+    // Only a body that declared no length is asked about as it grows; a declared one has been asked.
+    let unasked = beforeBody !== undefined && Number.isNaN(length);
     const meter = new BodyMeter(headers["content-type"], this.#options);
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -157,6 +166,11 @@ export class Transport {
       }
       size += chunk.byteLength;
       chunks.push(chunk);
+      if (unasked && size >= UNDECLARED_ASKED_FROM) {
+        unasked = false;
+        // Nothing says how large it will be: room for the most it may be. The meter above stops it there.
+        await beforeBody?.(this.#options.maxBodyBytes);
+      }
     }
     if (abort.signal.reason instanceof BodyTooLarge) throw abort.signal.reason;
     return Buffer.concat(chunks, size);

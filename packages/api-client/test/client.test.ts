@@ -1,7 +1,13 @@
 import { spawn } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createResmonClient, GUARD_REMEDIES, type ResmonClient } from "../src/index.js";
+import {
+  createResmonClient,
+  DEFAULT_MAX_BODY_BYTES,
+  GUARD_REMEDIES,
+  type ResmonClient,
+  UNDECLARED_ASKED_FROM,
+} from "../src/index.js";
 import { GUARD_SENTENCES, guardPasses } from "./helpers/fake-resmon.js";
 import {
   deadPort,
@@ -455,6 +461,56 @@ describe("a view's beforeBody (ViewOptions.beforeBody)", () => {
     const answer = await clientFor(server.port).within(1_000, { beforeBody }).GET("/api/health");
     expect(answer.ok).toBe(true);
     expect(asked).toEqual([Buffer.byteLength(JSON.stringify(HEALTH_BODY))]);
+  });
+
+  it("a body of no declared length is counted as it arrives: asked with the ceiling at UNDECLARED_ASKED_FROM, the rest read after", async () => {
+    const pad = "x".repeat(2 * UNDECLARED_ASKED_FROM);
+    const server = await serve((_req, res) => {
+      // No Content-Length: Node sends it chunked, as a backend that streams its answer does.
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"pad": "');
+      for (let at = 0; at < pad.length; at += 64 * 1024) res.write(pad.slice(at, at + 64 * 1024));
+      res.end('"}');
+    });
+    const asked: number[] = [];
+    let admit: () => void = () => undefined;
+    const beforeBody = (bytes: number) => {
+      asked.push(bytes);
+      return new Promise<void>((r) => {
+        admit = r;
+      });
+    };
+    let settled = false;
+    const answer = clientFor(server.port)
+      .within(5_000, { beforeBody })
+      .GET("/api/health")
+      .finally(() => {
+        settled = true;
+      });
+    const deadline = Date.now() + 5_000;
+    while (asked.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(asked).toEqual([DEFAULT_MAX_BODY_BYTES]);
+    // The rest is held back until the room is given: the answer cannot be complete before.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(settled).toBe(false);
+    admit();
+    const read = await answer;
+    expect(read.ok).toBe(true);
+    if (read.ok) expect((read.data as unknown as { pad: string }).pad.length).toBe(pad.length);
+  });
+
+  it("a small body of no declared length is never asked about", async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      // Written before the end, so Node cannot declare its length: it goes chunked.
+      res.write(JSON.stringify(HEALTH_BODY));
+      res.end();
+    });
+    const asked: number[] = [];
+    const beforeBody = async (bytes: number) => void asked.push(bytes);
+    const answer = await clientFor(server.port).within(5_000, { beforeBody }).GET("/api/health");
+    expect(answer.ok).toBe(true);
+    expect(asked).toEqual([]);
   });
 
   it("the timeout goes on after the wait: a body that stalls is still cut", async () => {

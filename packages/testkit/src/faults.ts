@@ -1,6 +1,7 @@
 export type Fault =
   | { kind: "delay"; ms: number }
-  | { kind: "status"; status: number; body?: unknown }
+  /** `chunkBytes`: the body sent without a Content-Length (chunked), this many bytes a write. */
+  | { kind: "status"; status: number; body?: unknown; chunkBytes?: number }
   /** An answer worked out from the request's JSON body (one route answering each format its own way). */
   | { kind: "answer"; answer: (body: unknown) => { status: number; body: unknown } }
   | { kind: "malformed_json" }

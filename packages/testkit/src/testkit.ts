@@ -151,6 +151,11 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
+/** `text` in pieces of `bytes` characters, as a body written without a Content-Length. */
+async function* inChunks(text: string, bytes: number): AsyncGenerator<string> {
+  for (let at = 0; at < text.length; at += bytes) yield text.slice(at, at + bytes);
+}
+
 /** A streamed reply: each chunk written as it comes, until it ends or the connection goes. */
 async function sendStream(res: ServerResponse, reply: Reply, stream: AsyncIterable<string>): Promise<void> {
   res.writeHead(reply.status, {
@@ -436,12 +441,20 @@ class TestkitServer implements Testkit {
         await new Promise((r) => setTimeout(r, fault.ms));
         // Stopped while waiting: nothing is answered.
         return !this.server;
-      case "status":
-        reply({
-          status: fault.status,
-          body: fault.body ?? { detail: `testkit fault: HTTP ${fault.status}` },
-        });
+      case "status": {
+        const answer = fault.body ?? { detail: `testkit fault: HTTP ${fault.status}` };
+        reply(
+          fault.chunkBytes
+            ? {
+                status: fault.status,
+                body: undefined,
+                contentType: "application/json",
+                stream: inChunks(JSON.stringify(answer), fault.chunkBytes),
+              }
+            : { status: fault.status, body: answer },
+        );
         return true;
+      }
       case "answer":
         reply(fault.answer(body));
         return true;

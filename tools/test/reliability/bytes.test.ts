@@ -10,6 +10,8 @@
  * A scan's state read whole takes its room in that budget too (handlers/scan_result.ts): 8 concurrent
  * scan_result on a valid 31.5 MiB scan.json (one call alone peaks at 138 MB). Before (2789a55):
  * 236–257 MB, all answered.
+ * A body without a Content-Length is counted as it arrives (issue 41): 24 chunked 6 MiB pages
+ * before (30a3419): 514 MB, all answered.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,7 +22,7 @@ import { kitFor, tempDir } from "../../src/reliability/context.js";
 import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
 import { SERVER_CLI, ServerProcess } from "../../src/reliability/proc.js";
 import { countCases, note } from "../../src/reliability/record.js";
-import { testTimeout } from "../../src/reliability/scale.js";
+import { scaled, testTimeout } from "../../src/reliability/scale.js";
 
 const RSS_LIMIT_KIB = 200 * 1024;
 /** Past this the server is killed, so a regression cannot take the shared machine down with it. */
@@ -42,6 +44,9 @@ const PAGE_TIMEOUTS = 3;
 const LARGE_RESULTS = 8;
 /** The scan.json's size: 31.5 MiB, under MAX_STATE_BYTES (32 MiB, packages/scan/src/store.ts). */
 const LARGE_STATE_BYTES = 31.5 * 1048576;
+
+/** search_corpus calls at once whose pages come without a Content-Length (chunked). */
+const CHUNKED_PAGES = scaled(24, 12);
 
 const INITIALIZE = {
   protocolVersion: "2025-06-18",
@@ -96,10 +101,6 @@ async function opened(proc: ServerProcess, answered: ReadonlyMap<number, unknown
 }
 
 /**
- * The stand-in answers every search with one page of 100 papers whose authors fill it to just under
- * the client's body ceiling (the largest answer resmon can give this server): its size in bytes.
- */
-/**
  * A concurrent case's verdict: calls 1…count each answered without an error, and the server's peak
  * under the limit; its figures (`said` gets how many answered) noted for the run's record.
  */
@@ -121,7 +122,12 @@ function judge(
   expect(peak ?? Number.POSITIVE_INFINITY, figures).toBeLessThan(RSS_LIMIT_KIB);
 }
 
-async function serveLargePages(kit: Testkit): Promise<number> {
+/**
+ * The stand-in answers every search with one page of 100 papers whose authors fill it to just under
+ * the client's body ceiling (the largest answer resmon can give this server): its size in bytes.
+ * `chunkBytes`: sent without a Content-Length, in writes of this many bytes.
+ */
+async function serveLargePages(kit: Testkit, chunkBytes?: number): Promise<number> {
   const client = createResmonClient({ port: kit.port, token: kit.token });
   const answer = await client.POST("/api/explorer/search", {
     body: { query: "model", limit: 100, sort: "newest" },
@@ -139,7 +145,12 @@ async function serveLargePages(kit: Testkit): Promise<number> {
   while (size(count) >= DEFAULT_MAX_BODY_BYTES - 8 * 1024) count -= 10;
   const authors = authorList(count);
   const body = { ...page, results: page.results.map((paper) => ({ ...paper, authors })) };
-  kit.setFault("/api/explorer/search", { kind: "status", status: 200, body });
+  kit.setFault("/api/explorer/search", {
+    kind: "status",
+    status: 200,
+    body,
+    ...(chunkBytes ? { chunkBytes } : {}),
+  });
   return size(count);
 }
 /** One large page alone, through a server of its own: its wall time, the same run's unit for the pages' timeout. */
@@ -327,6 +338,45 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
       await proc.stop();
     },
     testTimeout(200_000),
+  );
+
+  it(
+    `${CHUNKED_PAGES} concurrent search_corpus pages of 5–6 MiB sent without a Content-Length: all answered, RSS under 200 MB`,
+    async (ctx) => {
+      // Chunked, so nothing declares the size before the body arrives: it is counted as it comes.
+      const pageBytes = await serveLargePages(kit, 64 * 1024);
+      // The default RESMON_MCP_TIMEOUT_MS: the wait for room is not counted, a page's own reading is.
+      const proc = new ServerProcess("bytes-chunked-pages", serverEnv(kit));
+      const stopGuard = proc.guardRss(KILL_ABOVE_KIB);
+      const answered = answersOf(proc);
+      let peak: number | null = null;
+      const started = performance.now();
+      try {
+        await opened(proc, answered);
+        for (let id = 1; id <= CHUNKED_PAGES; id += 1)
+          proc.send({
+            id,
+            method: "tools/call",
+            params: { name: "search_corpus", arguments: { query: "model", limit: 100 } },
+          });
+        await until(() => answered.size >= CHUNKED_PAGES + 1, proc, 240_000);
+      } finally {
+        peak = stopGuard();
+        kit.clearFaults();
+      }
+      const seconds = (performance.now() - started) / 1000;
+      judge(
+        ctx,
+        proc,
+        answered,
+        CHUNKED_PAGES,
+        peak,
+        (ok) =>
+          `${ok} of ${CHUNKED_PAGES} chunked pages of ${(pageBytes / 1048576).toFixed(2)} MiB answered in ${seconds.toFixed(1)} s`,
+      );
+      await proc.stop();
+    },
+    testTimeout(300_000),
   );
 
   accountForEveryByte();

@@ -9,7 +9,10 @@
  * the wait is this server's own and the request's deadline is paused while it lasts (adapter.ts).
  */
 
-/** A body at least this large (its declared Content-Length) is a large answer. */
+/**
+ * A body at least this large (its declared Content-Length) is a large answer. One that declares no
+ * length is asked about once 1 MiB of it is in (the client's UNDECLARED_ASKED_FROM), with the ceiling.
+ */
 export const LARGE_ANSWER_BYTES = 1024 * 1024;
 /** Large answers' bytes in hand at once: one page at the 6 MiB ceiling, or a few smaller ones. */
 export const LARGE_ANSWERS_BUDGET_BYTES = 8 * 1024 * 1024;
