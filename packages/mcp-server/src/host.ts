@@ -38,7 +38,8 @@ export interface ToolHost {
   resources: {
     list(cursor?: string): Promise<Answer>;
     templates(): Json[] | Promise<Json[]>;
-    read(uri: string): Promise<Answer>;
+    /** The read's answer and what gives back its room in the budget of large answers (once its frame has left). */
+    read(uri: string, signal?: AbortSignal): Promise<{ answer: Answer; release: () => void }>;
   };
 }
 

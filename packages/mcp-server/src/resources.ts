@@ -7,15 +7,27 @@ import {
   scanResourceUri,
 } from "@resmon/mcp-contract";
 import type { EvidencePage, ScanEngine } from "@resmon/scan";
-import { LARGE_ANSWER_BYTES, takeLargeAnswer } from "./backend/large-answers.js";
+import { cancelledError } from "./backend/cancel.js";
+import {
+  LARGE_ANSWER_BYTES,
+  type LargeAnswersHeld,
+  letGo,
+  roomFor,
+  takeLargeAnswer,
+} from "./backend/large-answers.js";
 import { boundEchoes, invalidArgument, toEnvelope } from "./errors.js";
-import type { Refused } from "./host.js";
+import type { Answer, Refused } from "./host.js";
 
 /**
  * A finished scan's evidence files as MCP resources (contract 1.4, resources.ts there): listed when
  * a read would serve them, readable by `resmon-scan://<scan_id>/<file>`, linked from the answer that completes a
  * scan. Every read is the scan engine's one evidence read (confined, bounded, scrubbed), so a read
  * here is exactly scan_result's; it is a read, so a read-only session has it too.
+ *
+ * A read holds its file and the scan's scan.json whole, then their copies on the way to stdout (a
+ * 4 MiB evidence.md: ~60 MB), so it takes room in the budget of large answers first, as a tool call
+ * does (backend/large-answers.ts), and gives it back once its frame has left (serve.ts). 64
+ * pipelined reads of a 4 MiB evidence.md took the server past 1.9 GB without it (issue 41).
  */
 
 const RESOURCE_BY_FILE = new Map(SCAN_EVIDENCE_RESOURCES.map((r) => [r.file, r]));
@@ -43,10 +55,17 @@ function refusal(err: unknown, method: string): Refused {
   return { refused: { message: envelope.message, data: { ...envelope } } };
 }
 
+/** A read's answer, and what gives back its room in the budget (once its frame has left). */
+export interface HeldRead {
+  answer: Answer;
+  release: () => void;
+}
+
 export interface ScanResources {
   list(cursor: string | undefined): Promise<Record<string, unknown> | Refused>;
   templates(): Record<string, unknown>[];
-  read(uri: string): Promise<Record<string, unknown> | Refused>;
+  /** `signal`: the client cancelled the read (nothing is read after it). */
+  read(uri: string, signal?: AbortSignal): Promise<HeldRead>;
 }
 
 /** `engine()` is the server's one scan engine (it refuses a misconfigured scan data dir by name). */
@@ -86,18 +105,22 @@ export function createScanResources(engine: () => ScanEngine): ScanResources {
         description: `A finished scan's evidence: {file} is ${SCAN_EVIDENCE_RESOURCES.map((r) => `${r.file} (${r.mime_type})`).join(", ")}.`,
       },
     ],
-    async read(uri) {
+    async read(uri, signal) {
+      const large: LargeAnswersHeld = { waitedMs: 0 };
+      const release = () => letGo(large);
       try {
         const parsed = parseScanResourceUri(uri);
         if (!parsed.ok) throw invalidArgument(parsed.message, { field: "uri", problem: parsed.problem });
-        const evidence = await engine().evidence({ scan_id: parsed.scan_id, file: parsed.file });
-        return {
-          contents: [{ uri, mimeType: parsed.resource.mime_type, text: evidence.text }],
-        };
+        const scans = engine();
+        await roomFor(scans.evidenceBytes(parsed.scan_id, parsed.file), large, signal);
+        if (signal?.aborted) throw cancelledError();
+        const evidence = await scans.evidence({ scan_id: parsed.scan_id, file: parsed.file });
+        const text = { uri, mimeType: parsed.resource.mime_type, text: evidence.text };
+        return { answer: { contents: [text] }, release };
       } catch (err) {
         const refused = refusal(err, "resources/read");
         refused.refused.data.uri = boundEchoes(uri);
-        return refused;
+        return { answer: refused, release };
       }
     },
   };

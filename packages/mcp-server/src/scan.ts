@@ -103,14 +103,23 @@ function scanBackendOf(backend: Ctx["backend"]): ScanBackend {
   return { ...backend, served: () => scanServes(backend) };
 }
 
-/** Run one engine call with this tool call's backend: its envelope checked against the tool's row. */
+/**
+ * Run one engine call on scan `scanId` with this tool call's backend: its envelope checked against
+ * the tool's row. The call reads the scan's state whole, ~4 times its size in transient copies (a
+ * 31.5 MiB scan.json took the server to 138 MB; 8 scan_result at once to 236–257 MB), so it first
+ * takes room for it in the budget of large resmon answers (backend/large-answers.ts): such calls go
+ * one at a time, each collected once its answer has left.
+ */
 export async function runScan<N extends ToolName>(
   name: N,
   ctx: Ctx,
+  scanId: string,
   call: (engine: ScanEngine, backend: ScanBackend, options: ScanCallOptions) => Promise<ScanEnvelope>,
 ): Promise<ToolResult<N>> {
   const { progress } = ctx;
   // The engine's reports, as they are, to the call's progress (src/progress.ts scales and paces them).
   const options: ScanCallOptions = progress ? { onProgress: (p) => progress(p) } : {};
-  return answerOf(name, { ...(await call(ctx.scan(), scanBackendOf(ctx.backend), options)) });
+  const engine = ctx.scan();
+  await ctx.backend.room(engine.stateBytes(scanId));
+  return answerOf(name, { ...(await call(engine, scanBackendOf(ctx.backend), options)) });
 }

@@ -24,8 +24,13 @@ import { scrubJson } from "./scrub.js";
 import { toolResult } from "./tool-result.js";
 
 type Id = string | number;
-/** Tool calls running at once (200 concurrent 240 KiB pages, slow reader: 144–183 MB RSS with 8, 189 with 16). */
+/**
+ * Requests that read a body or a file (tool calls, resources/read and /list) running at once (200
+ * concurrent 240 KiB pages, slow reader: 144–183 MB RSS with 8, 189 with 16).
+ */
 export const MAX_OPEN_CALLS = 8;
+/** The requests MAX_OPEN_CALLS bounds: each may read a resmon answer or a scan's files. */
+const READING = new Set(["tools/call", "resources/read", "resources/list"]);
 /** Unread stdout past which nothing more is handed on (10,000 pipelined tools/list, stdout unread: 670 MB unbounded). */
 export const MAX_HELD_CHARS = 1024 * 1024;
 /** Requests handed on and not yet answered: their answers are counted before more go (as unread stdout is). */
@@ -54,7 +59,7 @@ export function serve(
   streams: StdioStreams = {},
 ): { close(): Promise<void> } {
   const held = new Map<Id, () => void>();
-  /** Requests handed on and not yet answered, and the tool calls among them. */
+  /** Requests handed on and not yet answered, and those among them that read (READING). */
   const requests = new Set<Id>();
   const open = new Set<Id>();
   const queue: Json[] = [];
@@ -62,7 +67,7 @@ export function serve(
   let paused = false;
   let era: "legacy" | "modern" | undefined;
   const isRequest = (m: Json) => "id" in m && "method" in m;
-  const isCall = (m: Json) => m.method === "tools/call" && "id" in m;
+  const isCall = (m: Json) => READING.has(String(m.method)) && "id" in m;
   const room = (m: Json) =>
     (streams.output?.writableLength ?? 0) < MAX_HELD_CHARS &&
     (!isRequest(m) || requests.size < MAX_OPEN_REQUESTS) &&
@@ -120,7 +125,18 @@ export function serve(
     s.setRequestHandler("resources/templates/list", async () => ({
       resourceTemplates: (await host.resources.templates()) as never,
     }));
-    s.setRequestHandler("resources/read", async (r) => answered(await host.resources.read(r.params.uri)));
+    s.setRequestHandler("resources/read", async (r, ctx) => {
+      const { signal, id } = ctx.mcpReq;
+      try {
+        const { answer, release } = await host.resources.read(r.params.uri, signal);
+        // As a tool call's: its room waits for its frame, or goes now when none will be written.
+        if (signal.aborted || closed) release();
+        else held.set(id, release);
+        return answered(answer);
+      } finally {
+        if (signal.aborted) done(id);
+      }
+    });
     return s;
   };
 

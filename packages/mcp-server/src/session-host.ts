@@ -32,7 +32,7 @@ export function sessionHost(
     resources: {
       list: async (cursor) => (await side()).resources.list(cursor),
       templates: async () => (await side()).resources.templates(),
-      read: async (uri) => (await side()).resources.read(uri),
+      read: async (uri, signal) => (await side()).resources.read(uri, signal),
     },
     /** Closes the tool side, if it was loaded. */
     close: async () => {

@@ -1,9 +1,11 @@
+import type { ScanEngine } from "@resmon/scan";
 import { describe, expect, it } from "vitest";
 import {
   LARGE_ANSWERS_BUDGET_BYTES,
   reclaimAfterLargeAnswers,
   takeLargeAnswer,
 } from "../src/backend/large-answers.js";
+import { createScanResources } from "../src/resources.js";
 
 const MiB = 1024 * 1024;
 const settled = () => new Promise((r) => setImmediate(r));
@@ -66,5 +68,35 @@ describe("the process's budget of large answers (issue 34 point 2)", () => {
     first();
     (await after)();
     expect(next).toBe(true);
+  });
+
+  it("a resources/read takes room for the files it reads whole before reading them (issue 41)", async () => {
+    reclaimAfterLargeAnswers(() => undefined);
+    const read: string[] = [];
+    const engine = {
+      // A 4 MiB evidence.md and its 3 MiB scan.json.
+      evidenceBytes: () => 7 * MiB,
+      evidence: async ({ file }: { file: string }) => {
+        read.push(file);
+        return { text: "evidence" };
+      },
+    } as unknown as ScanEngine;
+    const resources = createScanResources(() => engine);
+    const uri = "resmon-scan://0b8e2a62-58f4-4d5a-9d8e-2f6f4f0b5a11/evidence.md";
+    const page = await takeLargeAnswer(6 * MiB);
+    const first = resources.read(uri);
+    await settled();
+    expect(read).toEqual([]);
+    page();
+    const answered = await first;
+    expect(read).toEqual(["evidence.md"]);
+    expect(answered.answer).toMatchObject({ contents: [{ uri, text: "evidence" }] });
+    // Held until the read's frame has left: the next read waits for it.
+    const second = resources.read(uri);
+    await settled();
+    expect(read).toEqual(["evidence.md"]);
+    answered.release();
+    (await second).release();
+    expect(read).toEqual(["evidence.md", "evidence.md"]);
   });
 });

@@ -27,8 +27,18 @@ function harness(output = { writableLength: 0 }) {
         finish.set(key, () => resolve({ ok: true, answer: { key } }));
       }),
     prompts: { list: () => [], get: () => ({}) },
-    resources: { list: async () => ({}), templates: () => [], read: async () => ({}) },
+    resources: {
+      list: async () => ({}),
+      templates: () => [],
+      read: (uri) =>
+        new Promise((resolve) => {
+          started.push(uri);
+          const release = () => released.push(uri);
+          finish.set(uri, () => resolve({ answer: { contents: [{ uri, text: "evidence" }] }, release }));
+        }),
+    },
   };
+  const released: string[] = [];
   const answered: unknown[] = [];
   const events: string[] = [];
   const wire: Transport = {
@@ -50,7 +60,8 @@ function harness(output = { writableLength: 0 }) {
   deliver({ method: "notifications/initialized" });
   const call = (key: string) =>
     deliver({ id: key, method: "tools/call", params: { name: "slow", arguments: { key } } });
-  return { started, finish, answered, events, deliver, call };
+  const read = (uri: string) => deliver({ id: uri, method: "resources/read", params: { uri } });
+  return { started, finish, answered, events, released, deliver, call, read };
 }
 
 describe("serve.ts's bounds around the SDK's entry", () => {
@@ -63,6 +74,30 @@ describe("serve.ts's bounds around the SDK's entry", () => {
     await settle();
     expect(h.answered).toContain("c0");
     expect(h.started.at(-1)).toBe(`c${MAX_OPEN_CALLS}`);
+  });
+
+  it("counts resources/read with the calls (each reads a file whole): MAX_OPEN_CALLS at once in all", async () => {
+    const h = harness();
+    const uri = (i: number) => `resmon-scan://r${i}`;
+    h.call("c0");
+    for (let i = 0; i < MAX_OPEN_CALLS + 2; i += 1) h.read(uri(i));
+    await settle();
+    expect(h.started).toEqual(["c0", ...Array.from({ length: MAX_OPEN_CALLS - 1 }, (_, i) => uri(i))]);
+    h.finish.get(uri(0))?.();
+    await settle();
+    expect(h.answered).toContain(uri(0));
+    expect(h.started.at(-1)).toBe(uri(MAX_OPEN_CALLS - 1));
+  });
+
+  it("holds a read's room in the budget until its frame has left, then gives it back", async () => {
+    const h = harness();
+    h.read("resmon-scan://a");
+    await settle();
+    expect(h.released).toEqual([]);
+    h.finish.get("resmon-scan://a")?.();
+    await settle();
+    expect(h.answered).toContain("resmon-scan://a");
+    expect(h.released).toEqual(["resmon-scan://a"]);
   });
 
   it("drops a waiting call the client cancelled, unrun and unanswered", async () => {

@@ -4,6 +4,7 @@ import { FIRST_REQUEST_MS, MIN_WORK_MS } from "./call.js";
 import {
   type Evidence,
   type EvidenceArgs,
+  type EvidenceFile,
   type EvidencePage,
   evidencePageStateBytes,
   listEvidence,
@@ -69,6 +70,8 @@ export interface ScanEngine {
   listEvidenceStateBytes(from?: number): number;
   /** The bytes scan_result may read and parse whole for this scan: its scan.json and candidates.json. */
   stateBytes(scanId: string): number;
+  /** The bytes an evidence read reads whole: the scan's scan.json (to check the scan) and the file. */
+  evidenceBytes(scanId: string, file: EvidenceFile): number;
 }
 
 /** A mutating call's longest wait when the caller names none (the server's RESMON_MCP_SCAN_WAIT_MS default). */
@@ -101,6 +104,10 @@ export function createScanEngine(options: ScanEngineOptions): ScanEngine {
     stateBytes: (scanId) => {
       const dir = new ScanDir(ctx.root, scanId);
       return (dir.sizeOf(FILES.state) ?? 0) + (dir.sizeOf(FILES.records) ?? 0);
+    },
+    evidenceBytes: (scanId, file) => {
+      const dir = new ScanDir(ctx.root, scanId);
+      return (dir.sizeOf(FILES.state) ?? 0) + (dir.sizeOf(file) ?? 0);
     },
   };
 }

@@ -7,22 +7,25 @@
  * Large resmon answers have a process-wide byte budget too (backend/large-answers.ts): 8 concurrent
  * search_corpus pages just under the 6 MiB body ceiling, each ~80 MB of transient copies, are read
  * one at a time, each collected once its frame has left. Before (ea3daeb): 336–390 MB, all answered.
- * A scan's state read whole takes its room in that budget too (handlers/scan_result.ts): 8 concurrent
- * scan_result on a valid 31.5 MiB scan.json (one call alone peaks at 138 MB). Before (2789a55):
- * 236–257 MB, all answered.
- * A body without a Content-Length is counted as it arrives (issue 41): 24 chunked 6 MiB pages
- * before (30a3419): 514 MB, all answered.
+ * A scan's state read whole takes its room in that budget too (mcp-server/src/scan.ts runScan): 8
+ * concurrent scan_result on a valid 31.5 MiB scan.json (one call alone peaks at 138 MB). Before
+ * (2789a55): 236–257 MB, all answered.
+ * Every way bytes enter counts (issue 41): resources/read is bounded as a tool call is, by the
+ * open-call limit and the budget (64 reads of a 4 MiB evidence.md before (30a3419): killed at 909 MB,
+ * 1 answered; 32 reads with a 31.5 MiB scan.json: 288 MB), and a body without a Content-Length is
+ * counted as it arrives (24 chunked 6 MiB pages before: 514 MB, all answered).
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createResmonClient, DEFAULT_MAX_BODY_BYTES } from "@resmon/api-client";
-import { scanStartArgs, serverEnv, type Testkit } from "@resmon/testkit";
+import { followScan, scanStartArgs, serverEnv, type Testkit } from "@resmon/testkit";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { kitFor, tempDir } from "../../src/reliability/context.js";
 import { accountForEveryByte } from "../../src/reliability/lifecycle.js";
 import { SERVER_CLI, ServerProcess } from "../../src/reliability/proc.js";
 import { countCases, note } from "../../src/reliability/record.js";
 import { scaled, testTimeout } from "../../src/reliability/scale.js";
+import { scanServer } from "../../src/reliability/scan.js";
 
 const RSS_LIMIT_KIB = 200 * 1024;
 /** Past this the server is killed, so a regression cannot take the shared machine down with it. */
@@ -45,6 +48,15 @@ const LARGE_RESULTS = 8;
 /** The scan.json's size: 31.5 MiB, under MAX_STATE_BYTES (32 MiB, packages/scan/src/store.ts). */
 const LARGE_STATE_BYTES = 31.5 * 1048576;
 
+/**
+ * resources/read pipelined at once on one 4 MiB evidence.md (the engine's MAX_EVIDENCE_BYTES): the
+ * issue's 64 at scale 1, and twice the open-call limit in `pnpm test` (they are read one at a time).
+ */
+const EVIDENCE_READS = scaled(64, 16);
+/** Just under MAX_EVIDENCE_BYTES (4 MiB, packages/scan/src/evidence.ts). */
+const LARGE_EVIDENCE_BYTES = 4 * 1048576 - 4096;
+/** resources/read at once of a small evidence file whose scan.json (read to check the scan) is 31.5 MiB. */
+const STATE_READS = scaled(32, 8);
 /** search_corpus calls at once whose pages come without a Content-Length (chunked). */
 const CHUNKED_PAGES = scaled(24, 12);
 
@@ -378,6 +390,95 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
     },
     testTimeout(300_000),
   );
+
+  describe("resources/read: a finished scan's evidence, read by many at once", () => {
+    let dataDir: string;
+    let scanId: string;
+    beforeAll(async () => {
+      dataDir = tempDir("bytes-evidence");
+      kit.setAdmission({ maxConcurrent: 4, runDurationMs: 60 });
+      const server = await scanServer("bytes-evidence-scan", kit, dataDir, 400);
+      scanId = crypto.randomUUID();
+      try {
+        await followScan(server.call, scanStartArgs({ scanId, retrieval: "corpus", profile: "quick" }));
+      } finally {
+        await server.proc.stop();
+      }
+    }, 180_000);
+
+    /**
+     * `reads` resources/read of `file`, pipelined raw (none is a tools/call): each answered (the text,
+     * or a refusal: never a hang) and the server's peak under the limit.
+     */
+    async function readAtOnce(ctx: TestContext, label: string, file: string, reads: number, what: string) {
+      const proc = new ServerProcess(label, serverEnv(kit, { RESMON_MCP_SCAN_DATA: dataDir }));
+      const stopGuard = proc.guardRss(KILL_ABOVE_KIB);
+      const answered = new Map<number, string>();
+      proc.onLine((line) => {
+        const id = /"id":(\d+)\}$/.exec(line.slice(-30));
+        if (id) answered.set(Number(id[1]), line.slice(0, 200));
+      });
+      let peak: number | null = null;
+      const started = performance.now();
+      try {
+        proc.send({ id: 0, method: "initialize", params: INITIALIZE });
+        proc.notify("notifications/initialized");
+        await until(() => answered.has(0), proc, 15_000);
+        let lines = "";
+        for (let id = 1; id <= reads; id += 1)
+          lines += `${JSON.stringify({ jsonrpc: "2.0", id, method: "resources/read", params: { uri: `resmon-scan://${scanId}/${file}` } })}\n`;
+        proc.write(lines);
+        await until(() => answered.size >= reads + 1, proc, 240_000);
+      } finally {
+        peak = stopGuard();
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const heads = [...answered.entries()].filter(([id]) => id >= 1).map(([, head]) => head);
+      const texts = heads.filter((h) => h.startsWith('{"result":{"contents"')).length;
+      countCases(ctx, reads);
+      const figures = `${heads.length} of ${reads} resources/read of ${what} answered (${texts} with the text) in ${seconds.toFixed(1)} s; peak server RSS ${((peak ?? 0) / 1024).toFixed(1)} MB (limit 200 MB)${proc.killedForRssKiB ? ", killed" : ""}`;
+      note(ctx, figures);
+      expect(heads.length, figures).toBe(reads);
+      expect(peak ?? Number.POSITIVE_INFINITY, figures).toBeLessThan(RSS_LIMIT_KIB);
+      await proc.stop();
+    }
+
+    it(
+      `${EVIDENCE_READS} pipelined resources/read of a 4 MiB evidence.md: all answered, RSS under 200 MB`,
+      async (ctx) => {
+        const path = join(dataDir, scanId, "evidence.md");
+        // The scan's own evidence, repeated: ordinary markdown text at the size an evidence file may be.
+        const own = readFileSync(path, "utf8");
+        const copies = Math.ceil(LARGE_EVIDENCE_BYTES / Buffer.byteLength(own));
+        writeFileSync(path, Buffer.from(own.repeat(copies)).subarray(0, LARGE_EVIDENCE_BYTES));
+        const mib = (statSync(path).size / 1048576).toFixed(2);
+        await readAtOnce(
+          ctx,
+          "bytes-evidence-reads",
+          "evidence.md",
+          EVIDENCE_READS,
+          `a ${mib} MiB evidence.md`,
+        );
+      },
+      testTimeout(300_000),
+    );
+
+    it(
+      `${STATE_READS} pipelined resources/read with a 31.5 MiB scan.json: all answered, RSS under 200 MB`,
+      async (ctx) => {
+        const stateBytes = padState(join(dataDir, scanId, "scan.json"), LARGE_STATE_BYTES);
+        const mib = (stateBytes / 1048576).toFixed(2);
+        await readAtOnce(
+          ctx,
+          "bytes-state-reads",
+          "evidence.bib",
+          STATE_READS,
+          `evidence.bib, scan.json ${mib} MiB`,
+        );
+      },
+      testTimeout(300_000),
+    );
+  });
 
   accountForEveryByte();
 });

@@ -16,5 +16,7 @@ export const scan_start: Handler<"scan_start"> = async (args, ctx) => {
     );
   }
   await requireKnownSources(ctx.backend, "sources", args.sources);
-  return runScan("scan_start", ctx, (engine, backend, options) => engine.start(args, backend, options));
+  return runScan("scan_start", ctx, args.scan_id, (engine, backend, options) =>
+    engine.start(args, backend, options),
+  );
 };
