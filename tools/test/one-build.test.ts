@@ -92,4 +92,17 @@ describe("one build per edit", () => {
       for (const file of writtenByBuild(dir)) expect(Object.keys(index?.inputs ?? {})).not.toContain(file);
     }
   });
+
+  it("the server's opening answers are written from the built contract before the server's build, and are not its input", () => {
+    // `pnpm generate` wrote opening.ts after the build that needed it: the server built twice per
+    // table edit. turbo hashes every input before it runs anything, so a file written during the run
+    // must stay out of the inputs; the contract's build and the generator, which decide it, are in.
+    const build = dry.tasks.find((t) => t.taskId === "@resmon/mcp-server#build");
+    const opening = dry.tasks.find((t) => t.taskId === "@resmon/dev-scripts#opening");
+    expect(opening?.resolvedTaskDefinition.cache).toBe(false);
+    expect(opening?.dependencies).toContain("@resmon/mcp-contract#build");
+    expect(build?.dependencies).toContain("@resmon/dev-scripts#opening");
+    expect(Object.keys(build?.inputs ?? {})).not.toContain("src/generated/opening.ts");
+    expect(Object.keys(opening?.inputs ?? {})).toContain("src/gen-opening.ts");
+  });
 });
