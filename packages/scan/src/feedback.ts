@@ -29,14 +29,36 @@ import type { Candidate, FeedbackState, ScanState } from "./state.js";
 export const pageKey = (round: number, queryId: string) => `${round}:${queryId}`;
 
 /**
- * Papers the model may be asked to screen in this scan: what the profile's token budget leaves once
- * ranking a full shortlist (2 × top + 10 papers) and the rest are paid for, divided by what one
- * screened paper costs (profile.ts); never less than one batch (every query's first page), never more
- * than the pool cap.
+ * Papers the model may be asked to screen in this scan, every batch counted (the plan's first pages,
+ * feedback, expansion, the gap round's pages): what the profile's token budget leaves once ranking a
+ * full shortlist (2 × top + 10 papers) and the rest are paid for, divided by what one screened paper
+ * costs (profile.ts); never less than one batch (every query's first page), never more than the pool
+ * cap.
  */
 export function screenBudget(state: ScanState): number {
   const { profile, top, max_candidates } = state.inputs;
   return Math.min(screenBudgetOf(profile, top), max_candidates);
+}
+
+/**
+ * Whether the gap round may still come: the profile can ask for one (or force_gap_round was set)
+ * and it is not yet settled — decided against, skipped with [], or its pages pooled.
+ */
+function gapAhead(state: ScanState): boolean {
+  const { profile, force_gap_round } = state.inputs;
+  if (PROFILES[profile].gap === "never" && !force_gap_round) return false;
+  return state.gap === null || (state.gap.needed && state.gap.queries === null);
+}
+
+/**
+ * How many more papers may be released to screening now. While a gap round may come, one batch of
+ * the budget is held for its pages, so the model's own gap queries are screened within the budget
+ * rather than on top of it; once the gap round is settled, what it left of the hold goes back to
+ * feedback (steps.ts), so a scan with no gap round screens as many papers as one with.
+ */
+export function screenRoom(state: ScanState): number {
+  const held = gapAhead(state) ? BATCH_SIZE : 0;
+  return Math.max(0, screenBudget(state) - held - state.candidates.length);
 }
 
 export function screenBudgetOf(profile: ProfileName, top: number): number {
@@ -124,9 +146,15 @@ function inOrder(rows: readonly number[], ranking: readonly number[]): number[] 
   return [...ranked, ...rows.filter((id) => !seen.has(id))];
 }
 
-/** A feedback round is due once every released paper is scored, while the last round added some. */
+/**
+ * A feedback round is due once every released paper is scored, while the last round added some and
+ * there is room: before the gap round (the room less the gap round's hold), or after it is settled,
+ * on what it left — never while the model is asked for gap queries, nor once it stopped screening.
+ */
 export function feedbackDue(state: ScanState): boolean {
-  return state.feedback !== undefined && !state.feedback.done;
+  if (state.feedback === undefined || state.feedback.done || state.screening_stopped) return false;
+  if (state.gap?.needed && state.gap.queries === null) return false;
+  return screenRoom(state) > 0;
 }
 
 type AddBatches = (added: Candidate[]) => void;
@@ -180,7 +208,7 @@ export async function feedbackRound(call: Call, addBatches: AddBatches): Promise
     state.feedback = fb;
     call.save();
   };
-  const room = Math.min(BATCH_SIZE, Math.max(0, screenBudget(state) - state.candidates.length));
+  const room = Math.min(BATCH_SIZE, screenRoom(state));
   if (room === 0) return finish();
 
   // The queries still going deeper: their latest page held a 3, and their depth is not spent.

@@ -3,7 +3,7 @@ import { ToolError } from "@resmon/mcp-contract";
 import type { Call } from "./call.js";
 import { coverageOf, gapDecision, roundFoundNothing } from "./coverage.js";
 import { envelopeOf } from "./envelope.js";
-import { feedbackRound, notePages, queryPage, rankSweepRows, screenBudget } from "./feedback.js";
+import { feedbackRound, notePages, queryPage, rankSweepRows, screenBudget, screenRoom } from "./feedback.js";
 import { neighbourList } from "./neighbours.js";
 import { applyUpdates, chunk, outsideWindow, pool } from "./pool.js";
 import { BATCH_SIZE, EXPANSION_K, EXPANSION_SEEDS, PROFILES } from "./profile.js";
@@ -95,16 +95,10 @@ function poolRound(call: Call, round: number): void {
     records: call.records,
     window: { since: inputs.since, until: inputs.until },
     perQuery: Math.min(queryPage(state), inputs.per_query),
-    // The screening budget holds; the model's own gap queries always get their first page.
+    // The screening budget holds for every round: the gap round's pages take the batch held for them.
     cap: Math.max(
       0,
-      Math.min(
-        inputs.max_candidates - inWindow,
-        Math.max(
-          screenBudget(state) - state.candidates.length,
-          round === 0 ? 0 : queryPage(state) * queries.length,
-        ),
-      ),
+      Math.min(inputs.max_candidates - inWindow, screenBudget(state) - state.candidates.length),
     ),
     existing: state.candidates,
     origin: round === 0 ? "retrieval" : "gap",
@@ -165,23 +159,21 @@ async function expand(call: Call): Promise<void> {
     firstBatch: state.batches.length,
     batchSize: BATCH_SIZE,
   });
-  // The screening budget holds here too: expansion adds no more than is left of it.
-  let roomIn = Math.max(
-    0,
-    Math.min(
-      inputs.max_candidates - state.candidates.filter((c) => !c.out_of_window).length,
-      screenBudget(state) - state.candidates.length,
-    ),
-  );
+  // The screening budget holds here too, for papers outside the window as well: expansion adds no
+  // more than is left of it (less the gap round's hold), outside papers also within their slots.
+  let room = screenRoom(state);
+  let roomIn = Math.max(0, inputs.max_candidates - state.candidates.filter((c) => !c.out_of_window).length);
   let roomOut = Math.max(
     0,
     PROFILES[inputs.profile].outsideSlots - state.candidates.filter((c) => c.out_of_window).length,
   );
   const added: Candidate[] = [];
   for (const c of out.added) {
+    if (room <= 0) break;
     const record = call.records[c.doc_id];
     const outside = record ? outsideWindow(record, window) : false;
     if (outside ? roomOut-- <= 0 : roomIn-- <= 0) continue;
+    room--;
     added.push({ ...c, out_of_window: outside });
   }
   applyUpdates(state, out.updated);
@@ -201,12 +193,23 @@ function decideGap(call: Call): void {
   const state = call.state;
   const criteria = state.inputs.queries.criteria.map((c) => c.id);
   const coverage = coverageOf(criteria, state.candidates, state.batches, state.tasks, state.inputs.sources);
-  const decision = gapDecision(
+  let decision = gapDecision(
     PROFILES[state.inputs.profile].gap,
     state.inputs.force_gap_round,
     coverage,
     state.inputs.queries.queries.map((q) => q.id),
   );
+  // A budget spent before the gap round (a max_candidates of one batch) leaves its pages no room:
+  // the model is not asked for queries whose papers could not be screened.
+  const room = screenBudget(state) - state.candidates.length;
+  if (decision.needed && room <= 0)
+    decision = {
+      needed: false,
+      reasons: [
+        ...decision.reasons,
+        `No gap round: the screening budget (${screenBudget(state)} papers) is spent, so its papers could not be screened.`,
+      ],
+    };
   state.gap = { needed: decision.needed, reasons: decision.reasons, queries: null, accepted_hash: null };
   call.save();
 }

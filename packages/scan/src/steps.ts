@@ -43,8 +43,8 @@ export function nextStep(state: ScanState): Step {
   }
   const open = state.batches.find((b) => b.accepted_hash === null && !b.skipped);
   if (open) return { kind: "screen", batch: open };
-  // Feedback belongs to the first round's screening; a gap round's pages are screened once, as released.
-  if (feedbackDue(state) && state.gap === null) return { kind: "feedback" };
+  // Feedback runs to the budget less the gap round's hold, then on what the settled gap round left.
+  if (feedbackDue(state) && state.shortlist === null) return { kind: "feedback" };
   if (state.expansion === null) return { kind: "expand" };
   if (state.gap === null) return { kind: "decide_gap" };
   if (state.gap.needed && state.gap.queries === null) return { kind: "gap_queries" };
@@ -73,7 +73,7 @@ export function phaseOf(state: ScanState, step: Step = nextStep(state)): ScanPha
     case "give_up_round":
       return step.round === 0 ? "retrieve" : "gap";
     case "screen":
-      return step.batch.round > 0 || state.gap !== null ? "gap" : "screen";
+      return step.batch.round > 0 || state.gap?.needed ? "gap" : "screen";
     case "feedback":
     case "expand":
     case "decide_gap":

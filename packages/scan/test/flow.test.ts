@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ToolError } from "@resmon/mcp-contract";
+import type { ScanEnvelope, ToolError } from "@resmon/mcp-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { screenBudgetOf } from "../src/feedback.js";
 import { type Rig, rig } from "./helpers/backend.js";
 import { driveToEnd, GAP_QUERIES, scoreBatch } from "./helpers/model.js";
 import { expectMode } from "./helpers/modes.js";
@@ -106,7 +107,7 @@ describe("a whole scan, following next_action alone", () => {
     ).toEqual([["G1", "equivariant"]]);
   });
 
-  it("an empty gap_queries list skips the gap round: no sweep, straight to the shortlist", async () => {
+  it("an empty gap_queries list skips the gap round: no sweep; the batch held for it goes back to screening, then the shortlist", async () => {
     const engine = r.engine();
     const args = startArgs({ profile: "standard", per_query: 8 });
     let env = await engine.start(args);
@@ -120,10 +121,20 @@ describe("a whole scan, following next_action alone", () => {
           : await engine.continue({ scan_id: args.scan_id });
     }
     const before = r.sweepPosts();
-    const next = await engine.continue({ scan_id: args.scan_id, gap_queries: [] });
+    const screened = (e: ScanEnvelope) => e.progress.screened as number;
+    const asked = screened(env);
+    let next = await engine.continue({ scan_id: args.scan_id, gap_queries: [] });
+    // What the gap round would have taken of the screening budget is screened instead (feedback), within it.
+    for (let i = 0; i < 20 && next.next_action === "screen_candidates"; i++) {
+      const batch = next.payload.batch as { kind: string; items: { doc_id: number }[] };
+      expect(batch.kind).not.toBe("gap");
+      next = await engine.continue({ scan_id: args.scan_id, screen_scores: scoreBatch(batch.items) });
+    }
     expect(next.phase).toBe("rank");
     expect(next.next_action).toBe("rank_shortlist");
     expect(r.sweepPosts()).toBe(before);
+    expect(screened(next)).toBeGreaterThan(asked);
+    expect(screened(next)).toBeLessThanOrEqual(screenBudgetOf("standard", 10));
   });
 
   it("with no wait budget every call still advances; verification goes on across scan_verify calls, each paper checked once", async () => {

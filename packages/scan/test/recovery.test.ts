@@ -109,8 +109,16 @@ describe("retry and recovery", () => {
     expect(failed.detail).toMatchObject({ next_action: "retry_start" });
     expect(failed.detail.options).toBeUndefined();
     env = await engine.start(args);
-    expect(env.next_action).toBe("rank_shortlist");
     expect(stateOf(args.scan_id).given_up).toEqual([1]);
+    // The batch held for the gap round's papers goes back to screening (feedback), then ranking; no sweep is sent again.
+    const sweeps = r.sweepPosts();
+    for (let i = 0; i < 20 && env.next_action === "screen_candidates"; i++) {
+      const batch = env.payload.batch as { kind: string; items: Parameters<typeof scoreBatch>[0] };
+      expect(batch.kind).not.toBe("gap");
+      env = await engine.continue({ scan_id: args.scan_id, screen_scores: scoreBatch(batch.items) });
+    }
+    expect(env.next_action).toBe("rank_shortlist");
+    expect(r.sweepPosts()).toBe(sweeps);
   });
 
   it("a retry after a failed round with retrieval both resubmits only the sweeps, not the finished corpus searches", async () => {
