@@ -84,11 +84,17 @@ export class Call {
    * One request to resmon for `stage`, after the runtime check. Its failure is the server's mapped
    * refusal (its ToolError with the stage added); the wait budget running out under it is BudgetSpent.
    */
-  async request<T>(send: (client: ResmonClient) => Promise<ApiResult<T>>, stage: string): Promise<T> {
+  async request<T>(
+    send: (client: ResmonClient) => Promise<ApiResult<T>>,
+    stage: string,
+    /** A request that may start work in resmon (a sweep's run): a storage refusal says so. */
+    startsWork = false,
+  ): Promise<T> {
     if (!this.runtimeChecked) {
       this.runtimeChecked = true;
       await this.onRuntime(this);
     }
+    if (startsWork) this.dir.workStarts++;
     return this.send(send, stage, true);
   }
 

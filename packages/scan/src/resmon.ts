@@ -88,7 +88,7 @@ export async function submitSweep(call: Call, body: SweepBody): Promise<SweepOut
   if (body.date_to) sent.date_to = body.date_to;
   let data: unknown;
   try {
-    data = await call.request((c) => c.POST("/api/search/sweep", { body: sent as never }), "retrieve");
+    data = await call.request((c) => c.POST("/api/search/sweep", { body: sent as never }), "retrieve", true);
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     const status = statusOf(error);

@@ -46,6 +46,8 @@ export class ScanDir {
   readonly dir: string;
   /** Requests this call has made of resmon so far (call.ts counts them): a storage refusal says so. */
   requestsMade = 0;
+  /** Of those, the ones that may have started work in resmon (sweeps); the rest only read. */
+  workStarts = 0;
   constructor(
     readonly root: string,
     readonly scanId: string,
@@ -85,7 +87,11 @@ export class ScanDir {
   private sentSoFar(): string {
     const n = this.requestsMade;
     if (n === 0) return "nothing was sent to resmon";
-    return `this call had already made ${n} request${n === 1 ? "" : "s"} of resmon (a sweep among them may have started a run there) whose answers are not saved`;
+    const made = `this call had already made ${n} request${n === 1 ? "" : "s"} of resmon`;
+    const sweeps = this.workStarts;
+    // Only a sweep starts anything there: a call that only read (neighbour lists, the corpus) says so.
+    if (sweeps === 0) return `${made}, reads only (nothing was started there), whose answers are not saved`;
+    return `${made} (${sweeps === 1 ? "a sweep" : `${sweeps} sweeps`} among them, which may have started a run there) whose answers are not saved`;
   }
 
   refusal(error: unknown, path: string, doing: string): Error {
