@@ -202,7 +202,14 @@ describe.skipIf(!existsSync(SERVER_CLI))(`scan tools (scale ${SCALE}, seed ${SEE
     it("the same inputs started at once under new ids from two processes: one scan, the rest answer duplicate_of, one scan's sweeps (issue 41 point 2)", {
       timeout: testTimeout(120_000),
     }, async (ctx) => {
-      const base = { ...newScan("sweep"), allow_duplicate: undefined };
+      // Inputs of this test's own: the scans before it (12 at once, sweep and quick among them) finished
+      // with the group's shared plan, and a start of those inputs rightly answers duplicate_of them.
+      const shared = newScan("sweep");
+      const base = {
+        ...shared,
+        brief: `${String(shared.brief)}\n\nRun ${crypto.randomUUID()}.`,
+        allow_duplicate: undefined,
+      };
       const from = kit.requests.length;
       const ids = Array.from({ length: 6 }, () => crypto.randomUUID());
       const answers = await Promise.all(
