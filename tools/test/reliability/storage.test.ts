@@ -185,7 +185,7 @@ describe.skipIf(!existsSync(SERVER_CLI))(`storage (scale ${SCALE}, seed ${SEED})
       await holds(
         ctx,
         fc.asyncProperty(
-          fc.integer({ min: 0, max: 64 * 1024 }),
+          fc.integer({ min: 0, max: 1024 * 1024 }),
           fc.constantFrom("scan_start", "screen_scores"),
           async (leave, point) => {
             rmSync(join(fs.dir, "filler"), { force: true });
@@ -244,7 +244,7 @@ describe.skipIf(!existsSync(SERVER_CLI))(`storage (scale ${SCALE}, seed ${SEED})
       );
       note(
         ctx,
-        `full tmpfs, 0–64 KB left before scan_start or an accepted batch: ${seen.ok} ok, ${seen.refused} refused as storage (${[...seen.problems].map(([p, n]) => `${p} ${n}`).join(", ")}), every file whole, nothing sent after a refusal, each call went on once space was back`,
+        `full tmpfs, 0–1 MiB left before scan_start or an accepted batch: ${seen.ok} ok, ${seen.refused} refused as storage (${[...seen.problems].map(([p, n]) => `${p} ${n}`).join(", ")}), every file whole, nothing sent after a refusal, each call went on once space was back`,
       );
     });
 
