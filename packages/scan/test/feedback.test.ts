@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { ScanEnvelope } from "@resmon/mcp-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { feedbackPriority, screenBudgetOf } from "../src/feedback.js";
 import { BATCH_SIZE } from "../src/profile.js";
-import { type Rig, rig } from "./helpers/backend.js";
+import { corpusRig, type Rig } from "./helpers/backend.js";
 import { startArgs } from "./helpers/plan.js";
 
 type Item = { doc_id: number; title: string };
@@ -24,17 +21,10 @@ const records = ["alpha", "beta"].flatMap((topic) =>
 const rankOf = (title: string) => title.split(" ").length - 2;
 
 let r: Rig;
-let dir: string;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "scan-feedback-"));
-  const file = join(dir, "records.jsonl");
-  writeFileSync(file, `${records.map((x) => JSON.stringify(x)).join("\n")}\n`);
-  r = await rig("small", undefined, file);
+  r = await corpusRig(records);
 });
-afterAll(async () => {
-  await r.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => r.close());
 
 describe("screening spent where the model's scores show papers", () => {
   it("releases each query's best page first, then deeper pages only of the query whose papers scored 3", async () => {

@@ -3,16 +3,13 @@
  * included: a scan at standard whose model writes the most gap queries (8) screens no more than
  * the profile's screening budget, and its whole conversation stays within the token budget.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { QueryPlan, ScanEnvelope } from "@resmon/mcp-contract";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100kBase from "js-tiktoken/ranks/cl100k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { screenBudgetOf } from "../src/feedback.js";
 import { BATCH_SIZE, PROFILES } from "../src/profile.js";
-import { type Rig, rig } from "./helpers/backend.js";
+import { corpusRig, type Rig } from "./helpers/backend.js";
 import { rankPage } from "./helpers/model.js";
 import { startArgs } from "./helpers/plan.js";
 
@@ -52,17 +49,10 @@ const records = [
 ];
 
 let r: Rig;
-let dir: string;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "scan-screen-budget-"));
-  const file = join(dir, "records.jsonl");
-  writeFileSync(file, `${records.map((x) => JSON.stringify(x)).join("\n")}\n`);
-  r = await rig("small", undefined, file);
+  r = await corpusRig(records);
 });
-afterAll(async () => {
-  await r.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => r.close());
 
 type Item = { doc_id: number; title: string; doi?: string | null };
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createResmonClient, type ResmonClient } from "@resmon/api-client";
@@ -75,6 +75,21 @@ export async function rig(seed: "demo" | "small" = "demo", as?: string, corpus?:
       for (const c of clients.values()) await c.close();
       await kit.stop();
       rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A rig over the "small" seed whose stand-in serves `records` (the corpus format) as its documents. */
+export async function corpusRig(records: readonly object[]): Promise<Rig> {
+  const dir = mkdtempSync(join(tmpdir(), "scan-corpus-"));
+  const file = join(dir, "records.jsonl");
+  writeFileSync(file, `${records.map((x) => JSON.stringify(x)).join("\n")}\n`);
+  const r = await rig("small", undefined, file);
+  return {
+    ...r,
+    close: async () => {
+      await r.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
