@@ -112,6 +112,16 @@ async function opened(proc: ServerProcess, answered: ReadonlyMap<number, unknown
   await until(() => answered.has(0), proc, 15_000);
 }
 
+/** Calls 1…count, each a search_corpus for one large page, sent at once. */
+function sendPageCalls(proc: ServerProcess, count: number): void {
+  for (let id = 1; id <= count; id += 1)
+    proc.send({
+      id,
+      method: "tools/call",
+      params: { name: "search_corpus", arguments: { query: "model", limit: 100 } },
+    });
+}
+
 /**
  * A concurrent case's verdict: calls 1…count each answered without an error, and the server's peak
  * under the limit; its figures (`said` gets how many answered) noted for the run's record.
@@ -274,12 +284,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
       const started = performance.now();
       try {
         await opened(proc, answered);
-        for (let id = 1; id <= LARGE_PAGES; id += 1)
-          proc.send({
-            id,
-            method: "tools/call",
-            params: { name: "search_corpus", arguments: { query: "model", limit: 100 } },
-          });
+        sendPageCalls(proc, LARGE_PAGES);
         await untilStalled(
           () => answered.size >= LARGE_PAGES + 1,
           () => answered.size,
@@ -365,12 +370,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
       const started = performance.now();
       try {
         await opened(proc, answered);
-        for (let id = 1; id <= CHUNKED_PAGES; id += 1)
-          proc.send({
-            id,
-            method: "tools/call",
-            params: { name: "search_corpus", arguments: { query: "model", limit: 100 } },
-          });
+        sendPageCalls(proc, CHUNKED_PAGES);
         await until(() => answered.size >= CHUNKED_PAGES + 1, proc, 240_000);
       } finally {
         peak = stopGuard();
@@ -421,9 +421,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
       let peak: number | null = null;
       const started = performance.now();
       try {
-        proc.send({ id: 0, method: "initialize", params: INITIALIZE });
-        proc.notify("notifications/initialized");
-        await until(() => answered.has(0), proc, 15_000);
+        await opened(proc, answered);
         let lines = "";
         for (let id = 1; id <= reads; id += 1)
           lines += `${JSON.stringify({ jsonrpc: "2.0", id, method: "resources/read", params: { uri: `resmon-scan://${scanId}/${file}` } })}\n`;
