@@ -39,6 +39,21 @@ describe("the floor server", () => {
     }
   }, 30_000);
 
+  it("with --one-request, answers health with resmon's own, after exactly one request to it", async () => {
+    const rpc = new StdioRpc(FLOOR.command, [...FLOOR.args, "--one-request"], serverEnv(kit));
+    try {
+      await rpc.handshake();
+      kit.clearRequests();
+      const call = await rpc.callTool("health", {});
+      const result = call.message.result as { isError?: boolean; content: { text: string }[] };
+      expect(result.isError).toBe(false);
+      expect(JSON.parse(result.content[0]?.text ?? "")).toHaveProperty("status");
+      expect(kit.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/health"]);
+    } finally {
+      await rpc.close();
+    }
+  }, 30_000);
+
   it("starts in both eras, as the server is measured", async () => {
     for (const era of ["legacy", "modern"] as const)
       expect((await serverOnce(FLOOR, serverEnv(kit), true, era)).ms).toBeGreaterThan(0);

@@ -145,7 +145,10 @@ export async function measureColdStart(
   };
 }
 
-/** Spawn → tools/list → the first tool call (health) answered: what the front defers, paid here. */
+/**
+ * Spawn → tools/list → the first tool call (health) answered, interleaved as measureColdStart's
+ * rounds are (the order turns one place each round), bare node among them.
+ */
 export async function measureFirstCall(
   launches: { label: string; launch: Launch }[],
   env: Record<string, string>,
@@ -154,10 +157,13 @@ export async function measureFirstCall(
 ): Promise<{ label: string; median: number; floor: number }[]> {
   const floor: number[] = [];
   const times = launches.map(() => [] as number[]);
+  const slots = launches.length + 1; // bare node is slot 0
   for (let round = 0; round < rounds; round += 1) {
-    floor.push(await floorOnce(env));
-    for (const [index, { launch }] of launches.entries()) {
-      times[index]?.push((await serverOnce(launch, env, true, era)).ms);
+    for (let turn = 0; turn < slots; turn += 1) {
+      const slot = (turn + round) % slots;
+      const launch = launches[slot - 1]?.launch;
+      if (launch === undefined) floor.push(await floorOnce(env));
+      else times[slot - 1]?.push((await serverOnce(launch, env, true, era)).ms);
     }
   }
   return launches.map(({ label }, index) => ({
