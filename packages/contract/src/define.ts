@@ -2,6 +2,24 @@ import type { z } from "zod";
 import { describeNeeds } from "./resmon-versions.js";
 import type { ReadRow, RowSpec, WriteRow } from "./types.js";
 
+type Schemas<I extends z.ZodObject, O extends z.ZodObject> = { readonly input: I; readonly output: O };
+
+/**
+ * The row's facts, and its schemas as properties built on first read and then kept: a row reads
+ * like any object, and a server whose first call is health builds health's schemas only.
+ */
+function withSchemas<I extends z.ZodObject, O extends z.ZodObject, R extends object>(
+  facts: R,
+  input: () => I,
+  output: () => O,
+): R & Schemas<I, O> {
+  const built: { input?: I; output?: O } = {};
+  return Object.defineProperties(facts, {
+    input: { enumerable: true, get: () => (built.input ??= input()) },
+    output: { enumerable: true, get: () => (built.output ??= output()) },
+  }) as R & Schemas<I, O>;
+}
+
 /**
  * A read: never writes, never deletes, the same answer when asked twice. Only whether it can
  * leave the machine varies (default: it cannot).
@@ -9,8 +27,8 @@ import type { ReadRow, RowSpec, WriteRow } from "./types.js";
 export function readTool<N extends string, I extends z.ZodObject, O extends z.ZodObject>(
   spec: RowSpec<N, I, O> & { readonly openWorld?: boolean },
 ): ReadRow<N, I, O> {
-  const { openWorld = false, ...row } = spec;
-  return {
+  const { openWorld = false, input, output, ...row } = spec;
+  const facts = {
     ...row,
     description: describeNeeds(row),
     kind: "read",
@@ -21,7 +39,8 @@ export function readTool<N extends string, I extends z.ZodObject, O extends z.Zo
       idempotentHint: true,
       openWorldHint: openWorld,
     },
-  };
+  } as const;
+  return withSchemas(facts, input, output);
 }
 
 /**
@@ -32,8 +51,8 @@ export function readTool<N extends string, I extends z.ZodObject, O extends z.Zo
 export function writeTool<N extends string, I extends z.ZodObject, O extends z.ZodObject>(
   spec: RowSpec<N, I, O> & { readonly idempotent: boolean; readonly openWorld: boolean },
 ): WriteRow<N, I, O> {
-  const { idempotent, openWorld, ...row } = spec;
-  return {
+  const { idempotent, openWorld, input, output, ...row } = spec;
+  const facts = {
     ...row,
     description: describeNeeds(row),
     kind: "write",
@@ -44,5 +63,6 @@ export function writeTool<N extends string, I extends z.ZodObject, O extends z.Z
       idempotentHint: idempotent,
       openWorldHint: openWorld,
     },
-  };
+  } as const;
+  return withSchemas(facts, input, output);
 }

@@ -22,15 +22,11 @@ export interface ToolAnnotations {
  */
 export type RefusedArguments = Readonly<Record<string, string>>;
 
-/** What a row's author writes, whatever its kind. */
-export interface RowSpec<N extends string, I extends z.ZodObject, O extends z.ZodObject> {
+/** What every row states besides its schemas, whatever its kind. */
+interface RowFacts<N extends string, I extends z.ZodObject> {
   readonly name: N;
   readonly title: string;
   readonly description: string;
-  /** z.strictObject: an unknown key is an error; `.parse` applies defaults. */
-  readonly input: I;
-  /** The success shape: z.looseObject, keys the spec makes conditional are optional. */
-  readonly output: O;
   /** Every route the tool reaches; empty only on a row that says `localState`. */
   readonly routes: readonly RouteRef[];
   /** Why the tool reaches no resmon route (scan_result: it answers from this server's stored state). */
@@ -51,13 +47,33 @@ export interface RowSpec<N extends string, I extends z.ZodObject, O extends z.Zo
   readonly refuses?: RefusedArguments;
 }
 
+/** A row's schemas as the table holds them. */
+interface RowSchemas<I extends z.ZodObject, O extends z.ZodObject> {
+  /** z.strictObject: an unknown key is an error; `.parse` applies defaults. */
+  readonly input: I;
+  /** The success shape: z.looseObject, keys the spec makes conditional are optional. */
+  readonly output: O;
+}
+
+/**
+ * What a row's author writes, whatever its kind: its schemas as functions that build them, which
+ * readTool/writeTool call on first use, so a process that calls one tool builds that tool's
+ * schemas only (the server's first call does not wait on all 29 rows' zod objects).
+ */
+export interface RowSpec<N extends string, I extends z.ZodObject, O extends z.ZodObject>
+  extends RowFacts<N, I> {
+  readonly input: () => I;
+  readonly output: () => O;
+}
+
 /**
  * A row as the table holds it. The literal types make a dishonest row a compile error: a read
  * cannot claim to write, a write cannot skip confirmation, nothing here deletes. Rows get these
  * from readTool/writeTool, never write them out.
  */
 export interface ReadRow<N extends string, I extends z.ZodObject, O extends z.ZodObject>
-  extends RowSpec<N, I, O> {
+  extends RowFacts<N, I>,
+    RowSchemas<I, O> {
   readonly kind: "read";
   readonly requiresConfirmation: false;
   readonly annotations: {
@@ -69,7 +85,8 @@ export interface ReadRow<N extends string, I extends z.ZodObject, O extends z.Zo
 }
 
 export interface WriteRow<N extends string, I extends z.ZodObject, O extends z.ZodObject>
-  extends RowSpec<N, I, O> {
+  extends RowFacts<N, I>,
+    RowSchemas<I, O> {
   readonly kind: "write";
   /** resmon's own flag, advertised (not enforced) by the server. */
   readonly requiresConfirmation: true;

@@ -9,8 +9,8 @@ export const activate_routine = writeTool({
   // The call only changes a flag locally; the runs it schedules are separate events.
   idempotent: true,
   openWorld: false,
-  input: z.strictObject({ routine_id: idArg() }),
-  output: z.looseObject({ id: z.int(), is_active: z.literal(true) }),
+  input: () => z.strictObject({ routine_id: idArg() }),
+  output: () => z.looseObject({ id: z.int(), is_active: z.literal(true) }),
   routes: [{ method: "POST", path: "/api/routines/{routine_id}/activate" }],
   example: { routine_id: 3 },
   budget: 20,

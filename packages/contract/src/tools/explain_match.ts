@@ -7,8 +7,8 @@ export const explain_match = readTool({
   title: "Explain match",
   description:
     "Why a paper matched and what resmon cannot verify. Sources rank by relevance: matching no keyword is expected; pass the caveats on.",
-  input: z.strictObject({ doc_id: idArg() }),
-  output: z.looseObject({ what_resmon_cannot_see: z.array(z.string()) }),
+  input: () => z.strictObject({ doc_id: idArg() }),
+  output: () => z.looseObject({ what_resmon_cannot_see: z.array(z.string()) }),
   routes: [{ method: "GET", path: "/api/documents/{doc_id}/why" }],
   example: { doc_id: 1 },
   budget: 500,

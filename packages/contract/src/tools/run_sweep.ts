@@ -15,15 +15,16 @@ export const run_sweep = writeTool({
     "A one-off search of sources; returns execution_id at once, poll get_execution. The run may end interrupted, which is not failed. conflict at the run limit.",
   idempotent: false,
   openWorld: true,
-  input: z.strictObject({
-    query: z.string().min(1),
-    sources: sourcesArg().min(1),
-    date_from: dateArg(),
-    date_to: dateArg(),
-    max_results: z.int().min(1).max(MAX_SWEEP_RESULTS).optional().describe("Per source (default 100)."),
-    ai_enabled: z.boolean().optional(),
-  }),
-  output: z.looseObject({ execution_id: z.int() }),
+  input: () =>
+    z.strictObject({
+      query: z.string().min(1),
+      sources: sourcesArg().min(1),
+      date_from: dateArg(),
+      date_to: dateArg(),
+      max_results: z.int().min(1).max(MAX_SWEEP_RESULTS).optional().describe("Per source (default 100)."),
+      ai_enabled: z.boolean().optional(),
+    }),
+  output: () => z.looseObject({ execution_id: z.int() }),
   // The catalog is read (once per runtime id) to refuse an unknown source slug by name.
   routes: [
     { method: "POST", path: "/api/search/sweep" },

@@ -7,12 +7,13 @@ export const scan_result = readTool({
   title: "Get scan result",
   description:
     "A scan's envelope from its stored state; never waits on a running call, asks resmon nothing. Once complete: result rows, coverage and the evidence files' paths.",
-  input: z.strictObject({
-    scan_id: scanIdArg(),
-    include_markdown: z.boolean().optional(),
-    include_bib: z.boolean().optional(),
-  }),
-  output: scanEnvelopeShape(),
+  input: () =>
+    z.strictObject({
+      scan_id: scanIdArg(),
+      include_markdown: z.boolean().optional(),
+      include_bib: z.boolean().optional(),
+    }),
+  output: () => scanEnvelopeShape(),
   routes: [],
   localState: "it reads the scan's stored state in this server's data dir, never resmon",
   example: { scan_id: "0b7e5c1e-3f3a-4c55-9a51-2f1d7c0e9a10" },

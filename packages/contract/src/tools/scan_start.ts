@@ -18,40 +18,41 @@ export const scan_start = writeTool({
     "Start or resume a literature scan: resmon retrieves by sweeps (resmon 2.3+), its corpus (1.6+), or both. Idempotent by scan_id; on retry_start the same call resends unfinished sweeps. Do next_action.",
   idempotent: true,
   openWorld: true,
-  input: z
-    .strictObject({
-      scan_id: scanIdArg(),
-      brief: z.string().min(1).describe("The question, in Markdown."),
-      queries: queryPlanArg(),
-      sources: sourcesArg().min(1),
-      retrieval: z.enum(["sweep", "corpus", "both"]).optional().describe("Default sweep."),
-      profile: z
-        .enum(["quick", "standard", "deep"])
-        .optional()
-        .describe("Default standard; sets max_candidates and per_query."),
-      top: z.int().min(1).max(25).optional().describe(`Papers in the result (default ${DEFAULT_TOP}).`),
-      foundational: z
-        .int()
-        .min(0)
-        .max(25)
-        .optional()
-        .describe("Slots for older papers, at most top (default 2)."),
-      since: yearMonthArg("Window start"),
-      until: yearMonthArg("Window end"),
-      max_candidates: z.int().min(1).optional().describe("Pool cap."),
-      per_query: z.int().min(1).optional().describe("Results per query."),
-      force_gap_round: z.boolean().optional(),
-      allow_duplicate: z.boolean().optional(),
-    })
-    .superRefine((args, ctx) => {
-      if (args.foundational !== undefined && args.foundational > (args.top ?? DEFAULT_TOP)) {
-        ctx.addIssue({ code: "custom", path: ["foundational"], message: "must not exceed top" });
-      }
-      if (args.since !== undefined && args.until !== undefined && args.since > args.until) {
-        ctx.addIssue({ code: "custom", path: ["since"], message: "must not be after until" });
-      }
-    }),
-  output: scanEnvelopeShape(),
+  input: () =>
+    z
+      .strictObject({
+        scan_id: scanIdArg(),
+        brief: z.string().min(1).describe("The question, in Markdown."),
+        queries: queryPlanArg(),
+        sources: sourcesArg().min(1),
+        retrieval: z.enum(["sweep", "corpus", "both"]).optional().describe("Default sweep."),
+        profile: z
+          .enum(["quick", "standard", "deep"])
+          .optional()
+          .describe("Default standard; sets max_candidates and per_query."),
+        top: z.int().min(1).max(25).optional().describe(`Papers in the result (default ${DEFAULT_TOP}).`),
+        foundational: z
+          .int()
+          .min(0)
+          .max(25)
+          .optional()
+          .describe("Slots for older papers, at most top (default 2)."),
+        since: yearMonthArg("Window start"),
+        until: yearMonthArg("Window end"),
+        max_candidates: z.int().min(1).optional().describe("Pool cap."),
+        per_query: z.int().min(1).optional().describe("Results per query."),
+        force_gap_round: z.boolean().optional(),
+        allow_duplicate: z.boolean().optional(),
+      })
+      .superRefine((args, ctx) => {
+        if (args.foundational !== undefined && args.foundational > (args.top ?? DEFAULT_TOP)) {
+          ctx.addIssue({ code: "custom", path: ["foundational"], message: "must not exceed top" });
+        }
+        if (args.since !== undefined && args.until !== undefined && args.since > args.until) {
+          ctx.addIssue({ code: "custom", path: ["since"], message: "must not be after until" });
+        }
+      }),
+  output: () => scanEnvelopeShape(),
   // The catalog is read (once per runtime id) to refuse an unknown source slug by name.
   routes: [...SCAN_RETRIEVAL_ROUTES, { method: "GET", path: "/api/repositories/catalog" }],
   example: {

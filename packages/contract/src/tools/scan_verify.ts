@@ -9,11 +9,12 @@ export const scan_verify = writeTool({
     "Check each ranked paper against resmon's record and lifecycle (basis resmon_record; nothing repaired), drop retractions, write evidence.json/md/bib. Needs the whole shortlist ranked; a finished scan answers its result.",
   idempotent: true,
   openWorld: false,
-  input: z.strictObject({
-    scan_id: scanIdArg(),
-    ranked_entries: rankedEntriesArg().optional(),
-  }),
-  output: scanEnvelopeShape(),
+  input: () =>
+    z.strictObject({
+      scan_id: scanIdArg(),
+      ranked_entries: rankedEntriesArg().optional(),
+    }),
+  output: () => scanEnvelopeShape(),
   routes: [
     { method: "POST", path: "/api/export/references" },
     { method: "GET", path: "/api/documents/{doc_id}/lifecycle" },

@@ -10,24 +10,26 @@ export const search_corpus = readTool({
   // Semantic mode may embed the query through the user's configured embedding provider,
   // which can be a remote service: the query text can leave the machine.
   openWorld: true,
-  input: z.strictObject({
-    query: z.string().min(1),
-    mode: z.enum(["keyword", "semantic"]).default("keyword"),
-    sources: sourcesArg().optional(),
-    date_from: dateArg(),
-    date_to: dateArg(),
-    limit: limitArg(),
-    cursor: z.string().min(1).optional(),
-  }),
-  output: z.looseObject({
-    papers: z.array(paperShape().extend({ distance: z.number().nullable().optional() })),
-    next_cursor: z.string().nullable(),
-    mode: z.enum(["keyword", "semantic"]),
-    ranked_count: z.int().optional(),
-    unranked_count: z.int().optional(),
-    model: z.string().nullable().optional(),
-    mode_unavailable: z.string().optional(),
-  }),
+  input: () =>
+    z.strictObject({
+      query: z.string().min(1),
+      mode: z.enum(["keyword", "semantic"]).default("keyword"),
+      sources: sourcesArg().optional(),
+      date_from: dateArg(),
+      date_to: dateArg(),
+      limit: limitArg(),
+      cursor: z.string().min(1).optional(),
+    }),
+  output: () =>
+    z.looseObject({
+      papers: z.array(paperShape().extend({ distance: z.number().nullable().optional() })),
+      next_cursor: z.string().nullable(),
+      mode: z.enum(["keyword", "semantic"]),
+      ranked_count: z.int().optional(),
+      unranked_count: z.int().optional(),
+      model: z.string().nullable().optional(),
+      mode_unavailable: z.string().optional(),
+    }),
   // The catalog is read (once per runtime id) to refuse an unknown source slug by name.
   routes: [
     { method: "POST", path: "/api/explorer/search" },

@@ -14,19 +14,21 @@ export const update_settings = writeTool({
   // Overwrites nothing unrecoverable: the answer reports each key's previous value.
   idempotent: true,
   openWorld: false,
-  input: z.strictObject({
-    group: z.enum(SETTINGS_GROUPS),
-    settings: z
-      .record(z.string(), z.string())
-      .refine((s) => Object.keys(s).length > 0, "Name at least one setting.")
-      .meta({ minProperties: 1 }),
-  }),
-  output: z.looseObject({
-    group: z.enum(SETTINGS_GROUPS),
-    changed: z.record(z.string(), z.looseObject({ from: z.unknown(), to: z.unknown() })),
-    requested: z.record(z.string(), z.unknown()),
-    unchanged_key_count: z.int(),
-  }),
+  input: () =>
+    z.strictObject({
+      group: z.enum(SETTINGS_GROUPS),
+      settings: z
+        .record(z.string(), z.string())
+        .refine((s) => Object.keys(s).length > 0, "Name at least one setting.")
+        .meta({ minProperties: 1 }),
+    }),
+  output: () =>
+    z.looseObject({
+      group: z.enum(SETTINGS_GROUPS),
+      changed: z.record(z.string(), z.looseObject({ from: z.unknown(), to: z.unknown() })),
+      requested: z.record(z.string(), z.unknown()),
+      unchanged_key_count: z.int(),
+    }),
   routes: settingsRoutes as [(typeof settingsRoutes)[number], ...(typeof settingsRoutes)[number][]],
   example: { group: "ai", settings: { ai_temperature: "0.2" } },
   budget: 60,
