@@ -6,8 +6,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ToolHost } from "../src/host.js";
 import { MAX_PROGRESS_TOKEN } from "../src/request-params.js";
+import { serve } from "../src/serve.js";
 import { cleanEnv, HAVE_CLI, RawServer } from "./helpers/spawn.js";
 
 type Json = Record<string, unknown>;
@@ -124,3 +127,32 @@ for (const era of ["legacy", "modern"] as const) {
     });
   });
 }
+
+describe("only the SDK's own params check is said as wrong params", () => {
+  it("a handler's own failure stays -32603, its message untouched; wrong params on the same server -32602", async () => {
+    const host = {
+      info: { name: "t", version: "0" },
+      instructions: "",
+      listTools: () => [{ name: "fails", inputSchema: { type: "object" } }],
+      callTool: async () => {
+        throw new Error("the host broke");
+      },
+    } as unknown as ToolHost;
+    const answers: JSONRPCMessage[] = [];
+    const wire: Transport = {
+      start: async () => undefined,
+      close: async () => undefined,
+      send: async (message) => void answers.push(message),
+    };
+    serve(host, wire);
+    const deliver = (message: Json) => wire.onmessage?.({ jsonrpc: "2.0", ...message } as JSONRPCMessage);
+    deliver({ id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", ...CLIENT } });
+    deliver({ method: "notifications/initialized" });
+    deliver({ id: 2, method: "tools/call", params: { name: "fails", arguments: {} } });
+    deliver({ id: 3, method: "tools/call", params: { name: 7, arguments: {} } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const byId = (id: number) => answers.find((a) => "id" in a && a.id === id) as { error?: Json };
+    expect(byId(2).error).toEqual({ code: -32603, message: "the host broke" });
+    expect(byId(3).error).toMatchObject({ code: -32602, data: { field: "params.name" } });
+  });
+});
