@@ -7,12 +7,14 @@
  */
 import { Transform } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import { type JSONRPCMessage, parseJSONRPCMessage, specTypeSchemas } from "@modelcontextprotocol/server";
 import { isPlain } from "./json.js";
 import { firstDuplicateKey } from "./json-duplicate-key.js";
+import { paramsProblem } from "./request-params.js";
 import { scrubJson } from "./scrub.js";
 
 export const MAX_LINE = 10 * 1024 * 1024; // the SDK's own stdio buffer limit
+const JSONRPC_REQUEST = specTypeSchemas.JSONRPCRequest["~standard"];
 
 type Id = string | number;
 const idOf = (v: unknown): Id | null =>
@@ -20,33 +22,7 @@ const idOf = (v: unknown): Id | null =>
 const error = (id: Id | null, code: number, message: string, data?: unknown): JSONRPCMessage =>
   ({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } }) as never;
 
-/**
- * A request whose envelope is sound but whose params' `_meta` is not what every request's is (an
- * object; its progressToken a string or an integer): its params are at fault, so -32602, not -32600.
- */
-function metaProblem(value: unknown): { field: string; message: string } | undefined {
-  if (!isPlain(value) || !("id" in value) || !isPlain(value.params)) return undefined;
-  try {
-    parseJSONRPCMessage({ ...value, params: {} });
-  } catch {
-    return undefined;
-  }
-  const meta = value.params._meta;
-  const method = String(value.method).slice(0, 60);
-  if (!isPlain(meta))
-    return {
-      field: "params._meta",
-      message: `Invalid params for ${method}: params._meta must be an object.`,
-    };
-  const token = meta.progressToken;
-  if (token === undefined || typeof token === "string" || Number.isInteger(token)) return undefined;
-  return {
-    field: "params._meta.progressToken",
-    message: `Invalid params for ${method}: params._meta.progressToken must be a string or an integer.`,
-  };
-}
-
-/** The answer a line draws instead of being served, or undefined when it passes on. */
+/** The answer a line draws instead of being served (null: none), or undefined when it passes on. */
 function refusalOf(line: string): JSONRPCMessage | null | undefined {
   let value: unknown;
   try {
@@ -57,12 +33,14 @@ function refusalOf(line: string): JSONRPCMessage | null | undefined {
   try {
     parseJSONRPCMessage(value);
   } catch {
+    if (!isPlain(value)) return error(null, -32600, "Invalid Request");
     // A malformed response from the client has nothing to answer.
-    const response = isPlain(value) && !("method" in value) && ("result" in value || "error" in value);
-    if (response) return null;
-    const meta = metaProblem(value);
-    return meta
-      ? error(idOf(value), -32602, meta.message, { field: meta.field })
+    if (!("method" in value) && ("result" in value || "error" in value)) return null;
+    // A request at fault only in its params (its _meta, checked by the SDK's schema): -32602 naming the field.
+    const checked = isPlain(value.params) ? (JSONRPC_REQUEST.validate(value) as { issues?: unknown[] }) : {};
+    const problem = paramsProblem(String(value.method), checked.issues ?? []);
+    return problem
+      ? error(idOf(value), -32602, problem.message, problem.data)
       : error(idOf(value), -32600, "Invalid Request");
   }
   const repeated = isPlain(value) && value.method === "tools/call" ? firstDuplicateKey(line) : undefined;
