@@ -29,7 +29,6 @@ type Id = string | number;
  * concurrent 240 KiB pages, slow reader: 144–183 MB RSS with 8, 189 with 16).
  */
 export const MAX_OPEN_CALLS = 8;
-/** The requests MAX_OPEN_CALLS bounds: each may read a resmon answer or a scan's files. */
 const READING = new Set(["tools/call", "resources/read", "resources/list"]);
 /** Unread stdout past which nothing more is handed on (10,000 pipelined tools/list, stdout unread: 670 MB unbounded). */
 export const MAX_HELD_CHARS = 1024 * 1024;
@@ -37,7 +36,7 @@ export const MAX_HELD_CHARS = 1024 * 1024;
 const MAX_OPEN_REQUESTS = 32;
 /** Messages waiting past which stdin is paused. */
 const MAX_QUEUED = 256;
-const MODERN = ["2026-07-28"];
+const MODERN = "2026-07-28";
 
 /** The host's answer, or its refusal thrown as the protocol error the SDK sends. */
 function answered(answer: Answer): never {
@@ -59,25 +58,22 @@ export function serve(
   streams: StdioStreams = {},
 ): { close(): Promise<void> } {
   const held = new Map<Id, () => void>();
-  /** Requests handed on and not yet answered, and those among them that read (READING). */
-  const requests = new Set<Id>();
-  const open = new Set<Id>();
+  /** Requests handed on and not yet answered, each marked whether it reads (READING). */
+  const requests = new Map<Id, boolean>();
   const queue: Json[] = [];
   let closed = false;
   let paused = false;
   let era: "legacy" | "modern" | undefined;
-  const isRequest = (m: Json) => "id" in m && "method" in m;
   const isCall = (m: Json) => READING.has(String(m.method)) && "id" in m;
   const room = (m: Json) =>
     (streams.output?.writableLength ?? 0) < MAX_HELD_CHARS &&
-    (!isRequest(m) || requests.size < MAX_OPEN_REQUESTS) &&
-    (!isCall(m) || open.size < MAX_OPEN_CALLS);
-  /** Call `id` has answered or ended (if given): what it held goes, and what waits for room goes on. */
+    (!("id" in m && "method" in m) || requests.size < MAX_OPEN_REQUESTS) &&
+    (!isCall(m) || [...requests.values()].filter(Boolean).length < MAX_OPEN_CALLS);
+  /** Request `id` has answered or ended (if given): what it held goes, and what waits for room goes on. */
   const done = (id?: Id) => {
     if (id !== undefined) {
       held.get(id)?.();
       held.delete(id);
-      open.delete(id);
       requests.delete(id);
     }
     while (queue.length > 0 && room(queue[0] as Json)) hand(queue.shift() as Json);
@@ -85,6 +81,11 @@ export function serve(
       paused = false;
       streams.input?.resume();
     }
+  };
+  /** What an answer holds waits for its frame, or goes now when none will be written. */
+  const keep = (id: Id, signal: AbortSignal, release?: () => void) => {
+    if (release && (signal.aborted || closed)) release();
+    else if (release) held.set(id, release);
   };
 
   const server = (): Server => {
@@ -95,22 +96,19 @@ export function serve(
     });
     // Entries go out as built (the SDK does not re-validate them): top-level requires_confirmation stays.
     s.setRequestHandler("tools/list", async () => ({ tools: host.listTools() }) as never);
-    s.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+    s.setRequestHandler("tools/call", async ({ params }, ctx): Promise<CallToolResult> => {
       const { signal, id, _meta } = ctx.mcpReq;
       const token = _meta?.progressToken;
       const progress = (note: Progress) =>
         ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, ...note } });
       try {
-        const { params } = request;
         const outcome = await host.callTool(
           params.name,
           params.arguments,
           signal,
           token === undefined ? undefined : (n) => progress(n).catch(() => undefined),
         );
-        // What the call holds waits for its frame, or goes now when none will be written.
-        if (outcome.release && (signal.aborted || closed)) outcome.release();
-        else if (outcome.release) held.set(id, outcome.release);
+        keep(id, signal, outcome.release);
         return toolResult(outcome) as CallToolResult;
       } finally {
         // The SDK answers nothing to a cancelled call: its place is free once its work has ended.
@@ -129,9 +127,7 @@ export function serve(
       const { signal, id } = ctx.mcpReq;
       try {
         const { answer, release } = await host.resources.read(r.params.uri, signal);
-        // As a tool call's: its room waits for its frame, or goes now when none will be written.
-        if (signal.aborted || closed) release();
-        else held.set(id, release);
+        keep(id, signal, release);
         return answered(answer);
       } finally {
         if (signal.aborted) done(id);
@@ -147,23 +143,21 @@ export function serve(
       try {
         await wire.send(scrubJson(message), options);
       } finally {
-        // The frame has left (or never will): its call's room and place are free, and stdout has room.
+        // The frame has left (or never will): its request's room and place are free, and stdout has room.
         done("method" in message ? undefined : (message.id as Id | undefined));
       }
     },
   };
-  /** A request's revision ("" for none), refused when not served; after a 2026-07-28 opening, one without. */
+  /** A request claiming a revision not served, or none after a 2026-07-28 opening, is refused. */
   const refusal = (m: Json): { code: number; message: string; data?: unknown } | undefined => {
     const meta = isPlain(m.params) && isPlain(m.params._meta) ? m.params._meta : {};
-    const claim =
-      typeof meta[PROTOCOL_VERSION_META_KEY] === "string" ? (meta[PROTOCOL_VERSION_META_KEY] as string) : "";
-    let requested = claim && !MODERN.includes(claim) ? claim : undefined;
+    const claim = typeof meta[PROTOCOL_VERSION_META_KEY] === "string" ? meta[PROTOCOL_VERSION_META_KEY] : "";
+    let requested = claim && claim !== MODERN ? claim : undefined;
     if (era === "modern" && claim === "") {
       if (m.method !== "initialize")
         return {
           code: INVALID_PARAMS,
-          message:
-            "Invalid _meta envelope: _meta: the per-request envelope is required on protocol revision 2026-07-28",
+          message: `Invalid _meta envelope: _meta: the per-request envelope is required on protocol revision ${MODERN}`,
         };
       const asked = isPlain(m.params) ? m.params.protocolVersion : undefined;
       requested = typeof asked === "string" ? asked : "unknown";
@@ -172,15 +166,14 @@ export function serve(
       era ??= claim ? "modern" : "legacy";
       return undefined;
     }
-    const error = new UnsupportedProtocolVersionError({ supported: MODERN, requested });
+    const error = new UnsupportedProtocolVersionError({ supported: [MODERN], requested });
     return { code: error.code, message: error.message, data: error.data };
   };
   function hand(m: Json): void {
     const refused = "id" in m ? refusal(m) : undefined;
     if (refused)
       return void gated.send({ jsonrpc: "2.0", id: m.id as Id, error: refused }).catch(() => undefined);
-    if (isRequest(m)) requests.add(m.id as Id);
-    if (isCall(m)) open.add(m.id as Id);
+    if ("id" in m && "method" in m) requests.set(m.id as Id, isCall(m));
     gated.onmessage?.(m as JSONRPCMessage);
   }
   wire.onmessage = (message) => {
@@ -190,7 +183,7 @@ export function serve(
     const waiting = params ? queue.findIndex((q) => isCall(q) && q.id === params.requestId) : -1;
     if (waiting >= 0) return void queue.splice(waiting, 1);
     // A cancelled request other than a call may never be answered: its place is free now.
-    if (params && !open.has(params.requestId as Id)) requests.delete(params.requestId as Id);
+    if (params && requests.get(params.requestId as Id) === false) requests.delete(params.requestId as Id);
     if (params || (queue.length === 0 && room(m))) return hand(m);
     queue.push(m);
     if (!paused && queue.length > MAX_QUEUED) {
