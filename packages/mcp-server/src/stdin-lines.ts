@@ -52,34 +52,29 @@ function refusalOf(line: string): JSONRPCMessage | null | undefined {
 /** stdin in, the lines to serve out; `answer` sends what a refused line draws (past 10 MiB, when its newline comes). */
 export function stdinLines(answer: (message: JSONRPCMessage) => void): Transform {
   const decoder = new StringDecoder("utf8");
-  // The line so far, as pieces (joined once a newline arrives: no quadratic re-scan of a long line).
+  // The line so far, as pieces (joined once its newline comes: no quadratic re-scan of a long line).
   let parts: string[] = [];
-  let pending = 0;
-  const lines = new Transform({
+  let length = 0;
+  return new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      const text = decoder.write(chunk);
-      let start = 0;
-      for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
-        const piece = text.slice(start, nl);
-        start = nl + 1;
-        const raw = parts.join("") + piece;
-        const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-        parts = [];
-        const over = pending + piece.length > MAX_LINE;
-        pending = 0;
-        if (over) answer(error(null, -32600, "Invalid Request: a line longer than 10 MiB was dropped"));
-        else if (line.trim() !== "") {
-          const refusal = refusalOf(line);
-          if (refusal === undefined) lines.push(`${line}\n`);
+      const pieces = decoder.write(chunk).split("\n");
+      for (const [i, piece] of pieces.entries()) {
+        length += piece.length;
+        if (length <= MAX_LINE) parts.push(piece);
+        if (i === pieces.length - 1) break;
+        if (length > MAX_LINE)
+          answer(error(null, -32600, "Invalid Request: a line longer than 10 MiB was dropped"));
+        else {
+          const raw = parts.join("");
+          const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+          const refusal = line.trim() === "" ? null : refusalOf(line);
+          if (refusal === undefined) this.push(`${line}\n`);
           else if (refusal) answer(scrubJson(refusal));
         }
+        parts = [];
+        length = 0;
       }
-      const rest = text.slice(start);
-      pending += rest.length;
-      if (pending > MAX_LINE) parts = [];
-      else if (rest.length > 0) parts.push(rest);
       done();
     },
   });
-  return lines;
 }
