@@ -10,7 +10,7 @@ export interface Ctx {
   /** resmon, under this tool call's one deadline. */
   readonly backend: CallBackend;
   /** The server process's one scan engine, made on first use. */
-  readonly scan: () => ScanEngine;
+  readonly scan: () => Promise<ScanEngine>;
   /** Report how far the call has come (progress.ts); absent when the client asked for no progress. */
   readonly progress?: (report: ProgressReport) => void;
 }

@@ -69,7 +69,7 @@ export interface ScanResources {
 }
 
 /** `engine()` is the server's one scan engine (it refuses a misconfigured scan data dir by name). */
-export function createScanResources(engine: () => ScanEngine): ScanResources {
+export function createScanResources(engine: () => ScanEngine | Promise<ScanEngine>): ScanResources {
   return {
     async list(cursor) {
       try {
@@ -81,11 +81,12 @@ export function createScanResources(engine: () => ScanEngine): ScanResources {
         }
         // A page is what a read serves (the engine's listEvidence), twenty scans at most. It reads
         // their scan.json files whole, one at a time: room for the largest in the large answers' budget.
-        const bytes = engine().listEvidenceStateBytes(from);
+        const scans = await engine();
+        const bytes = scans.listEvidenceStateBytes(from);
         const release = bytes >= LARGE_ANSWER_BYTES ? await takeLargeAnswer(bytes) : undefined;
         let page: EvidencePage;
         try {
-          page = await engine().listEvidence(from);
+          page = await scans.listEvidence(from);
         } finally {
           release?.();
         }
@@ -111,7 +112,7 @@ export function createScanResources(engine: () => ScanEngine): ScanResources {
       try {
         const parsed = parseScanResourceUri(uri);
         if (!parsed.ok) throw invalidArgument(parsed.message, { field: "uri", problem: parsed.problem });
-        const scans = engine();
+        const scans = await engine();
         await roomFor(scans.evidenceBytes(parsed.scan_id, parsed.file), large, signal);
         if (signal?.aborted) throw cancelledError();
         const evidence = await scans.evidence({ scan_id: parsed.scan_id, file: parsed.file });

@@ -4,14 +4,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { readSmallFile, resolveStateDir } from "@resmon/api-client";
 import type { ResmonFeature, RouteRef, ScanEnvelope, ToolName, ToolResult } from "@resmon/mcp-contract";
-import {
-  createScanEngine,
-  defaultScanDataDir,
-  type ScanBackend,
-  type ScanCallOptions,
-  type ScanEngine,
-  type ScanServes,
-} from "@resmon/scan";
+import type { ScanBackend, ScanCallOptions, ScanEngine, ScanServes } from "@resmon/scan";
 import { notInThisResmon } from "./backend/this-resmon.js";
 import type { Config } from "./config.js";
 import type { Ctx } from "./context.js";
@@ -59,8 +52,12 @@ export function resolvedScanRoot(dir: string): string {
   }
 }
 
-/** The engine for this server's configuration (config.ts). */
-export function scanEngineFor(config: Config): ScanEngine {
+/**
+ * The engine for this server's configuration (config.ts). The scan's modules load here, on the first
+ * scan call or resource: a session that never scans does not load them.
+ */
+export async function scanEngineFor(config: Config): Promise<ScanEngine> {
+  const { createScanEngine, defaultScanDataDir } = await import("@resmon/scan");
   const { scanWaitMs, scanRetryWaitMs } = config;
   const engine = createScanEngine({
     dataDir: resolvedScanRoot(config.scanDataDir ?? defaultScanDataDir(config.env)),
@@ -119,7 +116,7 @@ export async function runScan<N extends ToolName>(
   const { progress } = ctx;
   // The engine's reports, as they are, to the call's progress (src/progress.ts scales and paces them).
   const options: ScanCallOptions = progress ? { onProgress: (p) => progress(p) } : {};
-  const engine = ctx.scan();
+  const engine = await ctx.scan();
   await ctx.backend.room(engine.stateBytes(scanId));
   return answerOf(name, { ...(await call(engine, scanBackendOf(ctx.backend), options)) });
 }

@@ -115,8 +115,8 @@ function toolsFor(options: ServerOptions): ResmonTools & {
     ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
     ...(options.discoverFn ? { discoverFn: options.discoverFn } : {}),
   });
-  let scanEngine: ScanEngine | undefined;
-  const scan = () => {
+  let scanEngine: Promise<ScanEngine> | undefined;
+  const scan = async () => {
     refuseMisconfigured(config, "scan tools");
     scanEngine ??= scanEngineFor(config);
     return scanEngine;
