@@ -1,5 +1,5 @@
 // Bundles the bin with everything it needs at run time: @resmon/mcp-contract, @resmon/api-client,
-// the MCP SDK, zod, undici and openapi-fetch, into one file, dist/resmon-mcp.cjs. The packed tarball
+// the MCP SDK, zod and openapi-fetch, into one file, dist/resmon-mcp.cjs. The packed tarball
 // therefore declares no dependencies, and `npx @resmon/mcp-server` installs one package. CommonJS,
 // because on Node 20 an ES module entry starts ~7 ms later (node sets up its ES module loader first).
 // The bench's floor server (tools/bench) is built here too, the same way (`--floor <entry> <out>`).
@@ -68,8 +68,8 @@ await build({
 
 /**
  * ASCII only: V8 keeps a script's source in memory, one byte a character, or two for the whole file
- * if one character is not Latin-1: a dash or a quote in a comment of zod, the SDK and undici kept
- * their three chunks (about 2 MB) as 4 MiB.
+ * if one character is not Latin-1: a dash or a quote in a comment of zod and the SDK kept the
+ * chunks the bin was then split into (about 2 MB) as 4 MiB.
  * esbuild escapes strings and identifiers already (charset ascii); what is left is in comments,
  * where a backslash-u escape reads the same.
  */

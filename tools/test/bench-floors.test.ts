@@ -31,8 +31,8 @@ describe("the stand-in in its own process", () => {
     } finally {
       await client.close();
     }
-    // Back-to-back requests from a fresh client may open a second pooled connection (undici hands
-    // the first back a moment after the answer resolves); every one of them is this process's.
+    // Back-to-back requests from a fresh client may open a second pooled connection (Node's agent
+    // hands the first back a moment after the answer resolves); every one of them is this process's.
     const counted = await counter.dispose();
     expect(counted.server).toBe(0);
     expect(counted.direct).toBeGreaterThanOrEqual(1);

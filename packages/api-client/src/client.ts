@@ -4,10 +4,11 @@
  * Base URL is always http://127.0.0.1:<port>; every request carries the bearer token and no Origin.
  */
 import type { Client, ClientPathsWithMethod, MaybeOptionalInit } from "openapi-fetch";
+import type { AnswerHeaders } from "./answer-headers.js";
 import { type ApiError, type ApiResult, scrubError } from "./errors.js";
 import type { paths } from "./generated/resmon-api.js";
 import { httpErrorFrom, parseSuccessBody } from "./http-body.js";
-import { buildRequest, type RequestParts } from "./request.js";
+import { buildRequest, type OutgoingRequest, type RequestParts } from "./request.js";
 import { ApiStreamError, type StreamedReply, Transport } from "./transport.js";
 
 export interface ResmonClientOptions {
@@ -80,7 +81,7 @@ type AnswerOf<P extends string, M extends HttpVerb> = ApiResult<
  * throws ApiStreamError (its `apiError` as any other failure). Stop early by breaking out.
  */
 export type StreamResult =
-  | { ok: true; status: number; headers: Headers; body: AsyncIterable<Uint8Array> }
+  | { ok: true; status: number; headers: AnswerHeaders; body: AsyncIterable<Uint8Array> }
   | {
       ok: false;
       error: ApiError;
@@ -221,7 +222,7 @@ export function createResmonClient(options: ResmonClientOptions): ResmonClient {
 interface ClientCore {
   baseUrl: string;
   port: number;
-  request: (method: MethodName, path: string, init: RequestParts | undefined) => Request;
+  request: (method: MethodName, path: string, init: RequestParts | undefined) => OutgoingRequest;
   transport: Transport;
   scrub: (error: ApiError) => ApiError;
   /** The client's ceiling on one answer's bytes. */
@@ -240,7 +241,7 @@ async function send(
   const refused = view.refuse?.(method, path);
   if (refused) throw refused;
   if (view.signal?.aborted) return { ok: false, error: CANCELLED(core.baseUrl) };
-  let request: Request;
+  let request: OutgoingRequest;
   try {
     request = core.request(method, path, withViewSignal(init, view));
   } catch {
@@ -275,7 +276,7 @@ async function sendStreamed(
     );
   }
   const cap = maxBytes;
-  let request: Request;
+  let request: OutgoingRequest;
   try {
     request = core.request(method, path, withViewSignal(rest, view));
   } catch {

@@ -15,6 +15,7 @@ import {
 import type { ApiError } from "./errors.js";
 import { httpErrorFrom, parseSuccessBody } from "./http-body.js";
 import { type IdentityResult, parseIdentity } from "./identity.js";
+import { buildRequest } from "./request.js";
 import { FILE_PROBLEM_TEXT, type FileProblem, readSmallFile } from "./small-file.js";
 import {
   currentHomedir,
@@ -371,7 +372,7 @@ async function askHealth(port: number, timeoutMs: number, wrongToken: boolean): 
   try {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (wrongToken) headers.Authorization = `Bearer ${randomWrongToken()}`;
-    const request = new Request(`${loopbackUrl(port)}/api/health`, { headers });
+    const request = buildRequest(loopbackUrl(port), headers, "GET", "/api/health");
     const exchange = await transport.exchange(request, timeoutMs);
     if (!exchange.ok) return { answer: "unreachable", error: exchange.error };
     if (exchange.reply.status === 401) {

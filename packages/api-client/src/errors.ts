@@ -1,4 +1,5 @@
 /** Typed failures of a request to resmon. A request never throws: it resolves to an ApiResult. */
+import type { AnswerHeaders } from "./answer-headers.js";
 
 export type GuardReason = "token_missing" | "token_invalid" | "host_refused" | "origin_refused";
 
@@ -36,7 +37,7 @@ export type ApiError =
   | { kind: "malformed"; status: number; message: string };
 
 export type ApiResult<T> =
-  | { ok: true; status: number; data: T; headers: Headers }
+  | { ok: true; status: number; data: T; headers: AnswerHeaders }
   | { ok: false; error: ApiError };
 
 /**

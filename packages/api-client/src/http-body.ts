@@ -1,16 +1,17 @@
 /** Turning a buffered HTTP answer into data or a typed error, by status and content-type. */
+import type { AnswerHeaders } from "./answer-headers.js";
 import { type ApiError, GUARD_REMEDIES, isGuardReason, retryRemedy } from "./errors.js";
 
 export interface BufferedReply {
   status: number;
   statusText: string;
-  headers: Headers;
+  headers: AnswerHeaders;
   bytes: Uint8Array;
 }
 
 const TEXT_TYPES = ["application/x-bibtex", "application/x-research-info-systems"];
 
-function mediaType(headers: Headers): string {
+function mediaType(headers: AnswerHeaders): string {
   return mediaTypeOf(headers.get("content-type"));
 }
 
@@ -18,7 +19,7 @@ function isTextType(type: string): boolean {
   return type.startsWith("text/") || TEXT_TYPES.includes(type);
 }
 
-/** A body's media type as undici's raw headers give it ("application/json; charset=utf-8" → "application/json"). */
+/** A body's media type as Node's raw headers give it ("application/json; charset=utf-8" → "application/json"). */
 export function mediaTypeOf(contentType: unknown): string {
   const raw = Array.isArray(contentType) ? contentType[0] : contentType;
   return typeof raw === "string" ? (raw.split(";")[0]?.trim().toLowerCase() ?? "") : "";
@@ -197,7 +198,7 @@ function messageFromDetail(detail: unknown): string | undefined {
   return undefined;
 }
 
-function resmonHeadersOf(headers: Headers): Record<string, string> | undefined {
+function resmonHeadersOf(headers: AnswerHeaders): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   let any = false;
   headers.forEach((value, name) => {

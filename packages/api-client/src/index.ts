@@ -1,3 +1,4 @@
+export { AnswerHeaders } from "./answer-headers.js";
 export {
   createResmonClient,
   DEFAULT_CONNECT_TIMEOUT_MS,

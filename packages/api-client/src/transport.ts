@@ -1,20 +1,18 @@
 /**
- * The one place that touches the network: undici's request API over a keep-alive Agent with a
- * connect timeout, a total timeout that covers the body, and the caller's abort signal. (undici's
- * request costs about half what its fetch does per call, and adds no header of its own beyond Host.)
- * Every failure is classified into an ApiError; nothing here ever includes the token.
+ * The one place that touches the network: node:http over a keep-alive Agent, with a connect
+ * timeout, a total timeout that covers the body, and the caller's abort signal. Every failure is
+ * classified into an ApiError; nothing here ever includes the token.
  *
- * Only the two modules used are imported, not undici's index, which loads all of undici (fetch,
- * WebSocket, caches, mocks): that was ~70 ms of a stdio server's first tool call (tools/bench/RESULTS.md).
- * undici has no exports map, so these paths are public files; the version is pinned (~7.30) and the
- * tests exercise both.
+ * node:http rather than fetch or undici: resmon speaks HTTP/1.1 on loopback, and Node's own client
+ * is already loaded with Node. undici added 476 KB to the server's bundle (compiled at every start)
+ * and, at the first request, node:http2 (~19 ms); Node's fetch classes load Node's internal undici
+ * the first time one is touched (~25 ms). Both fell on a server's first tool call.
  */
-import { STATUS_CODES } from "node:http";
-import type { Dispatcher } from "undici";
-import undiciRequest from "undici/lib/api/api-request.js";
-import Agent from "undici/lib/dispatcher/agent.js";
+import { Agent, request as httpRequest, type IncomingMessage, STATUS_CODES } from "node:http";
+import { AnswerHeaders } from "./answer-headers.js";
 import type { ApiError } from "./errors.js";
 import { type BodyLimitKind, BodyMeter, type BufferedReply } from "./http-body.js";
+import type { OutgoingRequest } from "./request.js";
 
 export interface TransportOptions {
   baseUrl: string;
@@ -36,7 +34,7 @@ export type Opening =
 
 export interface StreamedReply {
   status: number;
-  headers: Headers;
+  headers: AnswerHeaders;
   /** The body as it arrives; a failure part-way (the deadline, a byte cap, a reset) throws ApiStreamError. */
   body: AsyncIterable<Uint8Array>;
 }
@@ -55,7 +53,13 @@ export class ApiStreamError extends Error {
  */
 export const UNDECLARED_ASKED_FROM = 1024 * 1024;
 
+/** At most this many connections to resmon at once; more requests wait for one. */
+const MAX_CONNECTIONS = 8;
+/** An idle connection is closed after this long: well under uvicorn's 5 s, so it is never resmon that drops it first. */
+const IDLE_MS = 2_000;
+
 class TotalTimeout extends Error {}
+class ConnectTimeout extends Error {}
 class StoppedReading extends Error {}
 class BodyTooLarge extends Error {
   constructor(readonly limit: BodyLimitKind) {
@@ -79,36 +83,20 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  return headers;
-}
-
-/** A failed exchange as an ApiError, by undici / Node error code. */
-export function classifyNetworkError(error: unknown, baseUrl: string, connectTimeoutMs: number): ApiError {
+/** A failed exchange as an ApiError, by Node's error code. */
+export function classifyNetworkError(error: unknown, baseUrl: string): ApiError {
   const code = errorCode(error);
   switch (code) {
-    case "UND_ERR_CONNECT_TIMEOUT":
-      return {
-        kind: "timeout",
-        timeoutMs: connectTimeoutMs,
-        message: `Could not connect to ${baseUrl} within ${connectTimeoutMs} ms.`,
-      };
     case "ECONNREFUSED":
       return {
         kind: "transport",
         message: `Nothing accepted a connection at ${baseUrl} (connection refused).`,
       };
-    case "UND_ERR_SOCKET":
+    // ECONNRESET is also Node's "socket hang up" (closed before the answer's head) and "aborted"
+    // (closed part-way through its body).
     case "ECONNRESET":
     case "EPIPE":
-    case "UND_ERR_CLOSED":
-    case "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH":
-    case "UND_ERR_RES_CONTENT_LENGTH_MISMATCH":
+    case "ERR_STREAM_PREMATURE_CLOSE":
       return {
         kind: "transport",
         message: `The connection to ${baseUrl} closed before a complete answer arrived.`,
@@ -121,44 +109,59 @@ export function classifyNetworkError(error: unknown, baseUrl: string, connectTim
   }
 }
 
+/** One turn of the event loop: what this process has been sent meanwhile is read first. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export class Transport {
-  readonly #agent: Agent;
+  readonly #agent = new Agent({
+    keepAlive: true,
+    maxSockets: MAX_CONNECTIONS,
+    // The idle timeout: Node's agent closes a pooled socket that stays idle this long.
+    timeout: IDLE_MS,
+    // The oldest idle socket first: the agent skips sockets already closed only from the front.
+    scheduling: "fifo",
+  });
   readonly #options: TransportOptions;
+  readonly #host: string;
+  readonly #port: number;
+  /** Requests begun and not yet done (a streamed body until it is read or released). */
+  #inFlight = 0;
+  #closing: Promise<void> | undefined;
+  #idle: (() => void) | undefined;
 
   constructor(options: TransportOptions) {
     this.#options = options;
-    this.#agent = new Agent({
-      connect: { timeout: options.connectTimeoutMs },
-      // Well under uvicorn's 5 s keep-alive, so an idle socket is dropped here before the server drops it.
-      keepAliveTimeout: 2_000,
-      connections: 8,
-    });
+    const base = new URL(options.baseUrl);
+    this.#host = base.hostname;
+    this.#port = Number(base.port || 80);
   }
 
   /**
    * Read the body chunk by chunk and stop at a limit: a declared Content-Length over the ceiling is
    * refused before any byte is read, an undeclared or lying one, or too many JSON values, as soon as
-   * the count passes it. Aborting destroys the socket (undici cannot reuse one with unread body), so
+   * the count passes it. Aborting destroys the socket (one with unread body cannot be reused), so
    * nothing more is received. `beforeBody` is awaited first, once a declared length within the
    * ceiling is known; for a body of no declared length (chunked), once its count reaches
    * UNDECLARED_ASKED_FROM, with the ceiling, and the rest is not read until it resolves.
    */
   async #readBody(
-    body: AsyncIterable<Uint8Array>,
-    headers: Record<string, string | string[] | undefined>,
+    answer: IncomingMessage,
     abort: AbortController,
     beforeBody?: (bytes: number) => Promise<void>,
   ) {
-    const declared = headers["content-length"];
+    const declared = answer.headers["content-length"];
     const length = typeof declared === "string" ? Number(declared) : Number.NaN;
-    if (length > this.#options.maxBodyBytes) abort.abort(new BodyTooLarge("bytes"));
-    else if (beforeBody && length > 0) await beforeBody(length);
+    if (length > this.#options.maxBodyBytes) {
+      abort.abort(new BodyTooLarge("bytes"));
+      throw abort.signal.reason;
+    }
+    if (beforeBody && length > 0) await beforeBody(length);
     // Only a body that declared no length is asked about as it grows; a declared one has been asked.
     let unasked = beforeBody !== undefined && Number.isNaN(length);
-    const meter = new BodyMeter(headers["content-type"], this.#options);
+    const meter = new BodyMeter(answer.headers["content-type"], this.#options);
     const chunks: Uint8Array[] = [];
     let size = 0;
-    for await (const chunk of body) {
+    for await (const chunk of answer as AsyncIterable<Buffer>) {
       const passed = meter.add(chunk);
       if (passed !== undefined) {
         abort.abort(new BodyTooLarge(passed));
@@ -176,34 +179,68 @@ export class Transport {
     return Buffer.concat(chunks, size);
   }
 
-  /** One request on the agent, aborted by `controller` (the deadline, the caller's signal or a limit). */
-  async #send(request: Request, controller: AbortController) {
-    const hasBody = request.method !== "GET" && request.method !== "HEAD";
-    const body = hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
-    const url = new URL(request.url);
-    return undiciRequest.call(this.#agent, {
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: request.method as "GET" | "POST" | "PUT" | "DELETE" | "PATCH",
-      headers: Object.fromEntries(request.headers),
-      body: body && body.byteLength > 0 ? body : null,
-      signal: controller.signal,
+  /**
+   * One request on the agent, aborted by `controller` (the deadline, the caller's signal, the connect
+   * timeout or a limit): the answer once its head has arrived.
+   */
+  async #send(request: OutgoingRequest, controller: AbortController): Promise<IncomingMessage> {
+    // A pooled socket may be one resmon closed while this process did not turn its event loop (a
+    // long synchronous stretch): until Node reads that close, the agent hands the socket out and the
+    // request fails on it. Two turns read it whichever phase this runs in; the agent then skips it.
+    if (Object.keys(this.#agent.freeSockets).length > 0) {
+      await turn();
+      await turn();
+    }
+    const { signal } = controller;
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const { method, path, headers, body } = request;
+      const req = httpRequest(
+        { agent: this.#agent, host: this.#host, port: this.#port, method, path, headers },
+        resolve,
+      );
+      req.on("error", reject);
+      req.once("socket", (socket) => {
+        if (!socket.connecting) return;
+        const timer = setTimeout(
+          () => controller.abort(new ConnectTimeout()),
+          this.#options.connectTimeoutMs,
+        );
+        const clear = () => clearTimeout(timer);
+        socket.once("connect", clear);
+        req.once("close", clear);
+      });
+      // Destroyed without an error: one given here is re-emitted by the socket, and if the answer
+      // ended in the same tick Node has already taken the socket's error listener off (uncaught).
+      const onAbort = () => {
+        req.destroy();
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      req.end(body);
     });
   }
 
   /** The deadline and the caller's abort, wired to one controller; `release` unwires both. */
-  #guard(request: Request, timeoutMs: number) {
+  #guard(request: OutgoingRequest, timeoutMs: number) {
     const controller = new AbortController();
     const timeOut = () => controller.abort(new TotalTimeout());
     let left = timeoutMs;
     let since = Date.now();
     let timer = setTimeout(timeOut, left);
-    const onCallerAbort = () => controller.abort(request.signal.reason);
-    if (request.signal.aborted) onCallerAbort();
-    else request.signal.addEventListener("abort", onCallerAbort, { once: true });
+    const callerSignal = request.signal;
+    const onCallerAbort = () => controller.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) onCallerAbort();
+    else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+    this.#inFlight += 1;
+    let released = false;
     const release = () => {
       clearTimeout(timer);
-      request.signal.removeEventListener("abort", onCallerAbort);
+      callerSignal?.removeEventListener("abort", onCallerAbort);
+      if (released) return;
+      released = true;
+      this.#inFlight -= 1;
+      if (this.#inFlight === 0) this.#idle?.();
     };
     /** The timeout stops while `wait` runs (the caller's own wait, not resmon's), then goes on with what was left. */
     const paused = async (wait: Promise<void>) => {
@@ -220,36 +257,59 @@ export class Transport {
   }
 
   /** Why an exchange failed, from what aborted it or the network error. */
-  #failure(error: unknown, request: Request, controller: AbortController, timeoutMs: number): ApiError {
+  #failure(
+    error: unknown,
+    request: OutgoingRequest,
+    controller: AbortController,
+    timeoutMs: number,
+  ): ApiError {
     const { connectTimeoutMs, baseUrl } = this.#options;
-    if (controller.signal.reason instanceof BodyTooLarge)
-      return this.#tooLarge(controller.signal.reason.limit);
-    if (controller.signal.reason instanceof TotalTimeout) {
+    const reason: unknown = controller.signal.reason;
+    if (reason instanceof BodyTooLarge) return this.#tooLarge(reason.limit);
+    if (reason instanceof ConnectTimeout) {
+      return {
+        kind: "timeout",
+        timeoutMs: connectTimeoutMs,
+        message: `Could not connect to ${baseUrl} within ${connectTimeoutMs} ms.`,
+      };
+    }
+    if (reason instanceof TotalTimeout) {
       return {
         kind: "timeout",
         timeoutMs,
         message: `resmon at ${baseUrl} did not answer within ${timeoutMs} ms.`,
       };
     }
-    if (request.signal.aborted) {
+    if (request.signal?.aborted) {
       return { kind: "transport", message: `The request to ${baseUrl} was cancelled.` };
     }
-    return classifyNetworkError(error, baseUrl, connectTimeoutMs);
+    return classifyNetworkError(error, baseUrl);
+  }
+
+  /** A request after close() is not sent. */
+  #closedError(): ApiError {
+    return {
+      kind: "transport",
+      message: `The client for ${this.#options.baseUrl} was closed, so the request was not sent.`,
+    };
   }
 
   /** Send the request and read the whole answer, up to the limits, inside the total timeout (or a shorter one given). */
   async exchange(
-    request: Request,
+    request: OutgoingRequest,
     timeoutMs = this.#options.timeoutMs,
     beforeBody?: (bytes: number) => Promise<void>,
   ): Promise<Exchange> {
+    if (this.#closing) return { ok: false, error: this.#closedError() };
     const { controller, release, paused } = this.#guard(request, timeoutMs);
     try {
       const answer = await this.#send(request, controller);
       const wait = beforeBody && ((bytes: number) => paused(beforeBody(bytes)));
-      const bytes = await this.#readBody(answer.body, answer.headers, controller, wait);
-      return { ok: true, reply: this.#reply(answer.statusCode, answer.headers, bytes) };
+      const bytes = await this.#readBody(answer, controller, wait);
+      return { ok: true, reply: this.#reply(answer, bytes) };
     } catch (error) {
+      // Whatever failed (a beforeBody that threw included), the socket is not left with unread body.
+      if (!controller.signal.aborted) controller.abort(new StoppedReading());
       return { ok: false, error: this.#failure(error, request, controller, timeoutMs) };
     } finally {
       release();
@@ -263,24 +323,29 @@ export class Transport {
    * A caller that stops reading early releases the connection.
    */
   async open(
-    request: Request,
+    request: OutgoingRequest,
     timeoutMs = this.#options.timeoutMs,
     maxBytes = Number.POSITIVE_INFINITY,
   ): Promise<Opening> {
+    if (this.#closing) return { ok: false, error: this.#closedError() };
     const { controller, release } = this.#guard(request, timeoutMs);
-    let answer: Dispatcher.ResponseData;
+    let answer: IncomingMessage;
     try {
       answer = await this.#send(request, controller);
-      if (answer.statusCode < 200 || answer.statusCode > 299) {
-        const bytes = await this.#readBody(answer.body, answer.headers, controller);
+      const status = answer.statusCode ?? 0;
+      if (status < 200 || status > 299) {
+        const bytes = await this.#readBody(answer, controller);
         release();
-        return { ok: true, reply: this.#reply(answer.statusCode, answer.headers, bytes) };
+        return { ok: true, reply: this.#reply(answer, bytes) };
       }
     } catch (error) {
+      if (!controller.signal.aborted) controller.abort(new StoppedReading());
       release();
       return { ok: false, error: this.#failure(error, request, controller, timeoutMs) };
     }
-    const source = answer.body;
+    // Read to its end or destroyed (the deadline, a reset), the body no longer holds the client open.
+    answer.once("close", release);
+    const source = answer as AsyncIterable<Buffer>;
     const fail = (error: unknown) => new ApiStreamError(this.#failure(error, request, controller, timeoutMs));
     const byteCap = () => new ApiStreamError(this.#tooLarge("bytes", maxBytes));
     async function* body(): AsyncGenerator<Uint8Array> {
@@ -307,16 +372,22 @@ export class Transport {
     }
     return {
       ok: true,
-      streamed: { status: answer.statusCode, headers: toHeaders(answer.headers), body: body() },
+      streamed: {
+        status: answer.statusCode ?? 0,
+        headers: new AnswerHeaders(answer.headersDistinct),
+        body: body(),
+      },
     };
   }
 
-  #reply(
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-    bytes: Buffer,
-  ): BufferedReply {
-    return { status, statusText: STATUS_CODES[status] ?? "", headers: toHeaders(headers), bytes };
+  #reply(answer: IncomingMessage, bytes: Buffer): BufferedReply {
+    const status = answer.statusCode ?? 0;
+    return {
+      status,
+      statusText: STATUS_CODES[status] ?? "",
+      headers: new AnswerHeaders(answer.headersDistinct),
+      bytes,
+    };
   }
 
   #tooLarge(limit: BodyLimitKind, maxBodyBytes = this.#options.maxBodyBytes): ApiError {
@@ -337,7 +408,12 @@ export class Transport {
     };
   }
 
-  async close(): Promise<void> {
-    await this.#agent.close();
+  /** No new request is sent; those under way finish (a streamed body until read or released), then every socket is closed. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (this.#inFlight > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
+      this.#agent.destroy();
+    })();
+    return this.#closing;
   }
 }

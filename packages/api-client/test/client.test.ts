@@ -326,7 +326,7 @@ describe("failures of the connection", () => {
             message: `Could not connect to http://127.0.0.1:${port} within 400 ms.`,
           },
         });
-        // undici's connect timer is coarse (about a second here), but nowhere near the 20 s total.
+        // The connect timeout, nowhere near the 20 s total (a wide margin for a loaded machine).
         expect(Date.now() - started).toBeLessThan(10_000);
       } finally {
         for (const socket of fillers) socket.destroy();

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { AnswerHeaders } from "../src/answer-headers.js";
 import { GUARD_REMEDIES } from "../src/errors.js";
 import { BodyMeter, httpErrorFrom, parseRetryAfter, parseSuccessBody } from "../src/http-body.js";
 
 const reply = (status: number, type: string | null, text: string) => ({
   status,
   statusText: "",
-  headers: new Headers(type ? { "content-type": type } : {}),
+  headers: new AnswerHeaders(type ? { "content-type": type } : {}),
   bytes: new TextEncoder().encode(text),
 });
 

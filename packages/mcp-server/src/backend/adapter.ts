@@ -22,7 +22,7 @@ import { noWrites, type WriteLog, type WriteTracker, writeEnd, writeTracker } fr
  *                room before a large body (large-answers.ts), stops on cancel (cancel.ts), and maps
  *                any failure to the one ToolError (mapApiError, http-errors.ts).
  *                  └─ ResmonClient.GET/POST/… (api-client/src/client.ts): builds the request with
- *                     openapi-fetch's serializers, sends it on the transport (undici), parses the
+ *                     openapi-fetch's serializers, sends it on the transport (node:http), parses the
  *                     answer into ApiResult.
  * Options travel as one object (SendOptions: deadline, expectedRuntimeId, the call's WriteLog and
  * its cancellation signal, which the client view puts on every request it sends).

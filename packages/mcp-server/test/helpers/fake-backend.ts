@@ -1,4 +1,11 @@
-import type { ApiError, ApiResult, Discovery, ResmonClient, ViewOptions } from "@resmon/api-client";
+import {
+  AnswerHeaders,
+  type ApiError,
+  type ApiResult,
+  type Discovery,
+  type ResmonClient,
+  type ViewOptions,
+} from "@resmon/api-client";
 import type { DiscoverFn } from "../../src/backend/adapter.js";
 
 /** One request as the fake client saw it: method, path template, params and body. */
@@ -32,7 +39,7 @@ function toResult(reply: FakeReply): ApiResult<unknown> {
     return { ok: false, error };
   }
   if (reply.status >= 200 && reply.status < 300) {
-    return { ok: true, status: reply.status, data: reply.body, headers: new Headers() };
+    return { ok: true, status: reply.status, data: reply.body, headers: new AnswerHeaders() };
   }
   const body = reply.body as { detail?: unknown } | null;
   const detail = body && typeof body === "object" ? body.detail : undefined;
