@@ -7,10 +7,6 @@
  *   10,000 calls 129 MiB against 105). `--max-semi-space-size` is read only when the heap is made,
  *   before any code runs; the growth factor is read each time the new space would grow. A
  *   `--max-semi-space-size` given to node is left as given.
- * - WebAssembly runs as Liftoff compiles it, never tiered up by TurboFan: the only module is undici's
- *   HTTP parser (llhttp), whose tier-up at the first requests took 25-35 MiB for a moment, the
- *   server's peak RSS (105 MiB at start against 70 without it); parsing a small HTTP head is no
- *   slower that anyone could feel.
  * - The old generation grows by a fifth over what the last full collection left (V8 lets a small
  *   heap grow up to 4×): a call promotes what lives across its backend request, and the old space
  *   filled with it to ~78 MiB for a live heap of ~20 (peak RSS 108-141 MiB over 10,000 health
@@ -22,5 +18,5 @@ export function applyV8Settings(): void {
   if (!process.execArgv.some((arg) => arg.startsWith("--max-semi-space-size"))) {
     setFlagsFromString("--semi-space-growth-factor=1");
   }
-  setFlagsFromString("--liftoff-only --heap-growing-percent=20");
+  setFlagsFromString("--heap-growing-percent=20");
 }
