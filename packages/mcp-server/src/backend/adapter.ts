@@ -1,9 +1,9 @@
 import { type ApiResult, DEFAULT_TIMEOUT_MS, type Discovery, type ResmonClient } from "@resmon/api-client";
-import { isWriteRoute, type RouteRef } from "@resmon/mcp-contract";
+import { isWriteRoute, OLDEST_RESMON, type RouteRef, routeSince } from "@resmon/mcp-contract";
 import { backendUnavailable, ToolError } from "../errors.js";
 import { cancelledError, type Flight, settleCancelled } from "./cancel.js";
 import { msLeft, withinDeadline } from "./deadline.js";
-import { DiscoveryCache, type DiscoveryOptions } from "./discovery.js";
+import { type Connection, DiscoveryCache, type DiscoveryOptions } from "./discovery.js";
 import { describeMs, isForeignNotFound, isTokenRefusal, mapApiError } from "./http-errors.js";
 import { type LargeAnswersHeld, letGo, roomFor } from "./large-answers.js";
 import { KnownResmons } from "./route-list.js";
@@ -16,9 +16,10 @@ import { noWrites, type WriteLog, type WriteTracker, writeEnd, writeTracker } fr
  *   handler: ctx.backend.call((c) => c.GET(...))      scan: Call.send (its stage, its wait budget)
  *        └─ CallBackend.call (Backend.forCall): the tool call's deadline (and the scan's, if earlier)
  *             └─ Backend.send: THE one place a request is sent. Finds resmon (discovery.ts, cached),
- *                learns what it serves (route-list.ts), bounds the client by what is left of the
- *                deadline (deadline.ts), refuses a route this resmon does not serve before sending
- *                (the client's `refuse` hook: the version gap), counts writes (writes.ts), waits for
+ *                learns what it serves (route-list.ts: before a write or a route a newer line
+ *                added, not before a read every line serves), bounds the client by what is left
+ *                of the deadline (deadline.ts), refuses a route this resmon does not serve before
+ *                sending (the client's `refuse` hook: the version gap), counts writes (writes.ts), waits for
  *                room before a large body (large-answers.ts), stops on cancel (cancel.ts), and maps
  *                any failure to the one ToolError (mapApiError, http-errors.ts).
  *                  └─ ResmonClient.GET/POST/… (api-client/src/client.ts): builds the request with
@@ -30,6 +31,14 @@ import { noWrites, type WriteLog, type WriteTracker, writeEnd, writeTracker } fr
 
 export { type DiscoverFn, probeTimeoutFor } from "./discovery.js";
 export type { WriteLog } from "./writes.js";
+
+/**
+ * What the guard throws, before anything is sent, for a route it cannot judge before this resmon's
+ * route list is read. Each send makes one request (every handler's and the scan's does), so asking
+ * it again once the list is in sends nothing twice. A read every line serves needs no list: it is
+ * read when a call first needs it (this throw, requireTool, requireFeature, backend.resmon()).
+ */
+const LEARN_FIRST = new Error("the route list first");
 
 export type BackendOptions = DiscoveryOptions;
 
@@ -161,13 +170,16 @@ export class Backend {
     flight: Flight,
   ): Promise<T> {
     const connection = await this.discovery.connect(options.begun);
-    const resmon = await this.known.knownFor(connection).resmon;
+    const resmon = this.known.learntFor(connection);
     const left = msLeft(options.deadline, options.large);
     if (left <= 0) throw this.lateError();
     const { signal, large } = options;
     const refuse = (method: string, path: string) => {
       const route = { method, path } as RouteRef;
-      if (!resmon.serves(route)) return notInThisResmon(resmon, { route });
+      if (!resmon) {
+        // Not learnt yet: a read every resmon line serves goes at once; anything else waits for the route list.
+        if (isWriteRoute(route) || routeSince(route) !== OLDEST_RESMON) return LEARN_FIRST;
+      } else if (!resmon.serves(route)) return notInThisResmon(resmon, { route });
       // Cancelled: nothing more leaves, so a write not yet sent is never sent.
       if (signal?.aborted) return cancelledError();
       if (isWriteRoute(route)) write.sent();
@@ -186,6 +198,11 @@ export class Backend {
       result = await request;
       write.ended(writeEnd(result));
     } catch (err) {
+      // A route that waits for the route list: nothing was sent; asked again once it is learnt.
+      if (err === LEARN_FIRST) {
+        await this.learn(connection);
+        return this.sendOnce(send, options, write, flight);
+      }
       // The guard's refusal (a route this resmon lacks, or the call cancelled): nothing was sent.
       if (err instanceof ToolError) throw err;
       await this.forget();
@@ -222,8 +239,19 @@ export class Backend {
     signal?: AbortSignal,
     large?: LargeAnswersHeld,
   ): Promise<ThisResmon> {
-    const learnt = async () => this.known.knownFor(await this.discovery.connect(begun)).resmon;
+    const learnt = async () => this.learn(await this.discovery.connect(begun));
     return this.within(learnt, deadline, signal, large);
+  }
+
+  /**
+   * What this resmon serves, learnt once per runtime id. A route list that found resmon gone drops
+   * the connection, as a request that did would: the next call finds resmon afresh, with its token.
+   */
+  private learn(connection: Connection): Promise<ThisResmon> {
+    return this.known.knownFor(connection).resmon.catch(async (error: unknown) => {
+      await this.discovery.forget(connection);
+      throw error;
+    });
   }
 
   /** The catalog read is shared by the calls that need it, so one call's cancel leaves it running and only stops waiting. */

@@ -76,8 +76,9 @@ export class DiscoveryCache {
     }
   }
 
-  /** Forget the connection: the next call discovers afresh. */
-  async forget(): Promise<void> {
+  /** Forget the connection (only `which`, when given: not a newer one): the next call discovers afresh. */
+  async forget(which?: Connection): Promise<void> {
+    if (which && which !== this.connection) return;
     const old = this.connection;
     this.connection = undefined;
     this.found = undefined;

@@ -41,6 +41,8 @@ export async function readRouteList(client: ResmonClient, timeoutMs: number): Pr
 /** What one running resmon (one runtime id) serves, learned once: its routes, and its source slugs when first needed. */
 export interface Known {
   resmon: Promise<ThisResmon>;
+  /** The same, once learnt: what a request can be judged by without waiting. */
+  learnt?: ThisResmon;
   slugs?: Promise<string[] | null>;
   /** Set when its route list could not be read: from then (epoch ms) the next call asks again. */
   askAgainAt?: number;
@@ -49,6 +51,12 @@ export interface Known {
 /** A route list that could not be read is asked again by the first call this long after. */
 const ROUTE_LIST_RETRY_MS = 10_000;
 
+/** A resmon is known by its runtime id, or (reporting none) by its address and start time. */
+function keyOf(connection: Connection): string {
+  const started = (connection.health as { started_at?: unknown } | null)?.started_at;
+  return connection.runtimeId ?? `${connection.baseUrl} ${String(started)}`;
+}
+
 /** What each resmon serves, by runtime id: a restart (a new id) is learned afresh, a reconnection to the same one is not. */
 export class KnownResmons {
   private readonly known = new Map<string, Known>();
@@ -56,17 +64,20 @@ export class KnownResmons {
   constructor(private readonly timeoutMs: number) {}
 
   knownFor(connection: Connection): Known {
-    const started = (connection.health as { started_at?: unknown } | null)?.started_at;
-    const key = connection.runtimeId ?? `${connection.baseUrl} ${String(started)}`;
-    const entry = this.known.get(key);
-    if (entry && (entry.askAgainAt === undefined || Date.now() < entry.askAgainAt)) return entry;
+    const key = keyOf(connection);
+    const entry = this.current(key);
+    if (entry) return entry;
     // First sight of this runtime id, or its route list failed a while ago: (re)learn it, keeping the slugs.
+    const old = this.known.get(key);
     const learning = this.learn(connection);
     const fresh: Known = { resmon: learning.then((l) => l.resmon) };
-    if (entry?.slugs) fresh.slugs = entry.slugs;
+    // Learnt for whoever asks, maybe no one (the route list read after a call's answer).
+    fresh.resmon.catch(() => undefined);
+    if (old?.slugs) fresh.slugs = old.slugs;
     this.known.set(key, fresh);
     learning.then(
       (l) => {
+        fresh.learnt = l.resmon;
         if (!l.settled) fresh.askAgainAt = Date.now() + ROUTE_LIST_RETRY_MS;
       },
       // A failure to reach it is not knowledge: the next call asks again.
@@ -75,6 +86,17 @@ export class KnownResmons {
       },
     );
     return fresh;
+  }
+
+  /** What is learnt of this connection's resmon now, if anything, without asking it. */
+  learntFor(connection: Connection): ThisResmon | undefined {
+    return this.current(keyOf(connection))?.learnt;
+  }
+
+  /** The entry for a runtime id unless its route list failed long enough ago to be asked again. */
+  private current(key: string): Known | undefined {
+    const entry = this.known.get(key);
+    return entry && (entry.askAgainAt === undefined || Date.now() < entry.askAgainAt) ? entry : undefined;
   }
 
   /**
