@@ -109,7 +109,7 @@ export const PLACES: Place[] = [
   {
     file: "README.md",
     pattern:
-      /What a user waits on at start, in the last full run \(`tools\/bench\/results\/full\.json`, ([\s\S]+?)\): spawn → tools\/list answered ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against the floor server's ([\s\S]+?) and ([\s\S]+?); spawn → the first tool call answered ([\s\S]+?) and ([\s\S]+?), against the floor server's ([\s\S]+?) and ([\s\S]+?)\. Memory held: RSS after 10,000 calls ([\s\S]+?) \(the floor server ([\s\S]+?)\), peak ([\d.,]+ MiB)\./,
+      /What a user waits on at start, in the last full run \(`tools\/bench\/results\/full\.json`, ([\s\S]+?)\): spawn → tools\/list answered ([\s\S]+?) in the 2025 era and ([\s\S]+?) in the 2026-07-28 era, against the floor server's ([\s\S]+?) and ([\s\S]+?); spawn → the first tool call answered ([\s\S]+?) and ([\s\S]+?), against the floor server's ([\s\S]+?) and ([\s\S]+?) \(the same floor asking resmon once: ([\s\S]+?) and ([\s\S]+?)\)\. Memory held: RSS after 10,000 calls ([\s\S]+?) \(the floor server ([\s\S]+?)\), peak ([\d.,]+ MiB)\./,
     figures: [
       "bench.full.date",
       ...["2025-era-initialize", "2026-07-28-era-server-discover"].map(
@@ -126,6 +126,10 @@ export const PLACES: Place[] = [
       ...["2025-era-initialize", "2026-07-28-era-server-discover"].map(
         (era) =>
           `bench.full.spawn-first-tool-call-health-answered-${era}-built-server-median-vs-the-floor-server-s.floor`,
+      ),
+      ...["2025-era-initialize", "2026-07-28-era-server-discover"].map(
+        (era) =>
+          `bench.full.spawn-first-tool-call-health-answered-${era}-floor-server-asking-resmon-once-info-median-vs-the-floor-server-s`,
       ),
       "bench.full.rss-after-10-000-health-calls-after-a-forced-full-gc-vs-the-floor-server-s-same-calls",
       "bench.full.rss-after-10-000-health-calls-after-a-forced-full-gc-vs-the-floor-server-s-same-calls.floor",
