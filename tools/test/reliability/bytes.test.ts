@@ -123,6 +123,29 @@ function sendPageCalls(proc: ServerProcess, count: number): void {
 }
 
 /**
+ * `run` with the server's RSS watched (the process is killed past KILL_ABOVE_KIB): its peak in KiB
+ * (null when none was read) and the seconds `run` took.
+ */
+async function watched(
+  proc: ServerProcess,
+  run: () => Promise<void>,
+): Promise<{ peak: number | null; seconds: number }> {
+  const stopGuard = proc.guardRss(KILL_ABOVE_KIB);
+  const started = performance.now();
+  let peak: number | null = null;
+  try {
+    await run();
+  } finally {
+    peak = stopGuard();
+  }
+  return { peak, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The peak as a case's figures say it. */
+const peakSaid = (proc: ServerProcess, peak: number | null) =>
+  `peak server RSS ${((peak ?? 0) / 1024).toFixed(1)} MB (limit 200 MB)${proc.killedForRssKiB ? ", killed" : ""}`;
+
+/**
  * A concurrent case's verdict: calls 1…count each answered without an error, and the server's peak
  * under the limit; its figures (`said` gets how many answered) noted for the run's record.
  */
@@ -137,7 +160,7 @@ function judge(
   const answers = [...answered.entries()].filter(([id]) => id >= 1 && id <= count);
   const failed = answers.find(([, a]) => !a.ok);
   countCases(ctx, count);
-  const figures = `${said(answers.filter(([, a]) => a.ok).length)}; peak server RSS ${((peak ?? 0) / 1024).toFixed(1)} MB (limit 200 MB)${proc.killedForRssKiB ? ", killed" : ""}`;
+  const figures = `${said(answers.filter(([, a]) => a.ok).length)}; ${peakSaid(proc, peak)}`;
   note(ctx, figures);
   expect(failed?.[1].head, figures).toBeUndefined();
   expect(answers.length, figures).toBe(count);
@@ -231,11 +254,8 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
     `${PIPELINED} pipelined tools/list with stdout unread for 5 s: all answered, RSS under 200 MB`,
     async (ctx) => {
       const proc = new ServerProcess("bytes-pipelined", serverEnv(kit));
-      const stopGuard = proc.guardRss(KILL_ABOVE_KIB);
       const answered = answersOf(proc);
-      let peak: number | null = null;
-      const started = performance.now();
-      try {
+      const { peak, seconds } = await watched(proc, async () => {
         await opened(proc, answered);
         proc.child.stdout.pause();
         let lines = "";
@@ -250,14 +270,10 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
           proc,
           STALL_MS,
         );
-      } finally {
-        proc.child.stdout.resume();
-        peak = stopGuard();
-      }
-      const seconds = (performance.now() - started) / 1000;
+      }).finally(() => proc.child.stdout.resume());
       const lists = [...answered.entries()].filter(([id, a]) => id >= 1 && a.ok).length;
       countCases(ctx, PIPELINED);
-      const figures = `${lists} of ${PIPELINED} tools/list answered in ${seconds.toFixed(1)} s (${(proc.stdoutBytes / 1e6).toFixed(0)} MB written); peak server RSS ${((peak ?? 0) / 1024).toFixed(1)} MB (limit 200 MB)${proc.killedForRssKiB ? ", killed" : ""}`;
+      const figures = `${lists} of ${PIPELINED} tools/list answered in ${seconds.toFixed(1)} s (${(proc.stdoutBytes / 1e6).toFixed(0)} MB written); ${peakSaid(proc, peak)}`;
       note(ctx, figures);
       expect(lists, figures).toBe(PIPELINED);
       expect(peak ?? Number.POSITIVE_INFINITY, figures).toBeLessThan(RSS_LIMIT_KIB);
@@ -278,11 +294,8 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
         ...serverEnv(kit),
         RESMON_MCP_TIMEOUT_MS: String(timeoutMs),
       });
-      const stopGuard = proc.guardRss(KILL_ABOVE_KIB);
       const answered = answersOf(proc);
-      let peak: number | null = null;
-      const started = performance.now();
-      try {
+      const { peak, seconds } = await watched(proc, async () => {
         await opened(proc, answered);
         sendPageCalls(proc, LARGE_PAGES);
         await untilStalled(
@@ -291,11 +304,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
           proc,
           STALL_MS,
         );
-      } finally {
-        peak = stopGuard();
-        kit.clearFaults();
-      }
-      const seconds = (performance.now() - started) / 1000;
+      }).finally(() => kit.clearFaults());
       judge(
         ctx,
         proc,
@@ -324,10 +333,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
       await until(() => answered.has(100), proc, 60_000);
       expect(answered.get(100)?.ok, answered.get(100)?.head).toBe(true);
       const stateBytes = padState(join(dataDir, String(start.scan_id), "scan.json"), LARGE_STATE_BYTES);
-      const stopGuard = proc.guardRss(KILL_ABOVE_KIB);
-      let peak: number | null = null;
-      const started = performance.now();
-      try {
+      const { peak, seconds } = await watched(proc, async () => {
         for (let id = 1; id <= LARGE_RESULTS; id += 1)
           proc.send({
             id,
@@ -339,10 +345,7 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
           proc,
           120_000,
         );
-      } finally {
-        peak = stopGuard();
-      }
-      const seconds = (performance.now() - started) / 1000;
+      });
       judge(
         ctx,
         proc,
@@ -364,19 +367,12 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
       const pageBytes = await serveLargePages(kit, 64 * 1024);
       // The default RESMON_MCP_TIMEOUT_MS: the wait for room is not counted, a page's own reading is.
       const proc = new ServerProcess("bytes-chunked-pages", serverEnv(kit));
-      const stopGuard = proc.guardRss(KILL_ABOVE_KIB);
       const answered = answersOf(proc);
-      let peak: number | null = null;
-      const started = performance.now();
-      try {
+      const { peak, seconds } = await watched(proc, async () => {
         await opened(proc, answered);
         sendPageCalls(proc, CHUNKED_PAGES);
         await until(() => answered.size >= CHUNKED_PAGES + 1, proc, 240_000);
-      } finally {
-        peak = stopGuard();
-        kit.clearFaults();
-      }
-      const seconds = (performance.now() - started) / 1000;
+      }).finally(() => kit.clearFaults());
       judge(
         ctx,
         proc,
@@ -412,29 +408,23 @@ describe.skipIf(!existsSync(SERVER_CLI))("bytes: what the server holds for answe
      */
     async function readAtOnce(ctx: TestContext, label: string, file: string, reads: number, what: string) {
       const proc = new ServerProcess(label, serverEnv(kit, { RESMON_MCP_SCAN_DATA: dataDir }));
-      const stopGuard = proc.guardRss(KILL_ABOVE_KIB);
       const answered = new Map<number, string>();
       proc.onLine((line) => {
         const id = /"id":(\d+)\}$/.exec(line.slice(-30));
         if (id) answered.set(Number(id[1]), line.slice(0, 200));
       });
-      let peak: number | null = null;
-      const started = performance.now();
-      try {
+      const { peak, seconds } = await watched(proc, async () => {
         await opened(proc, answered);
         let lines = "";
         for (let id = 1; id <= reads; id += 1)
           lines += `${JSON.stringify({ jsonrpc: "2.0", id, method: "resources/read", params: { uri: `resmon-scan://${scanId}/${file}` } })}\n`;
         proc.write(lines);
         await until(() => answered.size >= reads + 1, proc, 240_000);
-      } finally {
-        peak = stopGuard();
-      }
-      const seconds = (performance.now() - started) / 1000;
+      });
       const heads = [...answered.entries()].filter(([id]) => id >= 1).map(([, head]) => head);
       const texts = heads.filter((h) => h.startsWith('{"result":{"contents"')).length;
       countCases(ctx, reads);
-      const figures = `${heads.length} of ${reads} resources/read of ${what} answered (${texts} with the text) in ${seconds.toFixed(1)} s; peak server RSS ${((peak ?? 0) / 1024).toFixed(1)} MB (limit 200 MB)${proc.killedForRssKiB ? ", killed" : ""}`;
+      const figures = `${heads.length} of ${reads} resources/read of ${what} answered (${texts} with the text) in ${seconds.toFixed(1)} s; ${peakSaid(proc, peak)}`;
       note(ctx, figures);
       expect(heads.length, figures).toBe(reads);
       expect(peak ?? Number.POSITIVE_INFINITY, figures).toBeLessThan(RSS_LIMIT_KIB);
