@@ -71,7 +71,7 @@ export class KnownResmons {
     const old = this.known.get(key);
     const learning = this.learn(connection);
     const fresh: Known = { resmon: learning.then((l) => l.resmon) };
-    // Learnt for whoever asks, maybe no one (the route list read after a call's answer).
+    // Maybe awaited by no one: a call that reads only the catalog's slugs (sourceSlugsWithin) starts it.
     fresh.resmon.catch(() => undefined);
     if (old?.slugs) fresh.slugs = old.slugs;
     this.known.set(key, fresh);
